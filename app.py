@@ -1,0 +1,99 @@
+"""Orchard: the score keeper for Apples. `create_app()` builds the Flask app; `python app.py` serves it."""
+import os
+import secrets
+import socket
+from datetime import timedelta
+from pathlib import Path
+
+from flask import Flask, make_response, render_template, request, url_for
+from flask_wtf.csrf import CSRFError, CSRFProtect
+
+import store
+from scoring import format_points
+from views import crews, games, rounds, static_files
+from views.render import render_block, wants_fragment
+
+HERE = Path(__file__).resolve().parent
+csrf = CSRFProtect()
+
+
+def _secret_key(instance_dir):
+    """The key kept beside the database, made on first start (never in git)."""
+    path = Path(instance_dir) / "secret_key"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(secrets.token_hex(32))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+def create_app(test_config=None):
+    """Build the app; test_config overrides the settings (DATABASE, SECRET_KEY, ...)."""
+    app = Flask(__name__, instance_path=str(HERE / "instance"))
+    database = os.environ.get("ORCHARD_DATABASE", str(HERE / "instance" / "orchard.db"))
+    app.config.from_mapping(
+        DATABASE=database,
+        # A phone left on the table all evening must still be able to save.
+        WTF_CSRF_TIME_LIMIT=int(timedelta(days=7).total_seconds()),
+        PERMANENT_SESSION_LIFETIME=timedelta(days=90),
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_SECURE=os.environ.get("ORCHARD_SECURE_COOKIES") == "1",
+    )
+    if test_config:
+        app.config.update(test_config)
+    Path(app.config["DATABASE"]).parent.mkdir(parents=True, exist_ok=True)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _secret_key(Path(app.config["DATABASE"]).parent)
+
+    store.init_app(app)
+    csrf.init_app(app)
+    for blueprint in (static_files.bp, crews.bp, games.bp, rounds.bp):
+        app.register_blueprint(blueprint)
+
+    @app.errorhandler(CSRFError)
+    def csrf_expired(error):
+        """A stale or missing token: a friendly page that offers a reload, never a bare 400."""
+        back = request.headers.get("HX-Current-URL") or request.referrer or url_for("crews.home")
+        if wants_fragment():
+            response = make_response(render_block("errors/expired.html", "content", back=back), 400)
+            response.headers["HX-Retarget"] = "#main"
+            response.headers["HX-Reswap"] = "innerHTML"
+            return response
+        return render_template("errors/expired.html", back=back), 400
+
+    @app.errorhandler(404)
+    def not_found(error):
+        return render_template("errors/not_found.html"), 404
+
+    @app.after_request
+    def vary_on_htmx(response):
+        response.vary.add("HX-Request")
+        return response
+
+    app.add_template_filter(format_points, "points")
+
+    @app.context_processor
+    def htmx_context():
+        return {"is_htmx": request.headers.get("HX-Request") == "true"}
+
+    return app
+
+
+def _lan_address():
+    """The address other phones on the local network should open."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))  # no packet is sent: this only picks the route
+            return probe.getsockname()[0]
+    except OSError:
+        return "127.0.0.1"
+
+
+if __name__ == "__main__":
+    from waitress import serve
+
+    port = int(os.environ.get("PORT", "5000"))
+    application = create_app()
+    print(f"Orchard is up. Open http://{_lan_address()}:{port}/ on the phones at the table.")
+    serve(application, host=os.environ.get("HOST", "0.0.0.0"), port=port, threads=8)

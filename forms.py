@@ -1,0 +1,146 @@
+"""Flask-WTF forms: the shape and type of what a phone sends. The rules live in `scoring`."""
+import unicodedata
+
+from flask_wtf import FlaskForm
+from wtforms import HiddenField, IntegerField, RadioField, StringField
+from wtforms.validators import InputRequired, NumberRange, Optional, ValidationError
+
+from scoring import DECK, SUITS, SUIT_NAMES, SUIT_SYMBOLS, CardError, parse_card, parse_rank
+
+NAME_MAX = 40
+SEATS = [(str(seat), f"Seat {seat + 1}") for seat in range(4)]
+
+
+def clean_name(raw):
+    """A name as shown: whitespace runs folded to one space, ends trimmed."""
+    return " ".join((raw or "").split())
+
+
+def check_name(form, field):
+    field.data = clean_name(field.data)
+    if not field.data:
+        raise ValidationError("Enter a name.")
+    if len(field.data) > NAME_MAX:
+        raise ValidationError(f"A name is at most {NAME_MAX} characters.")
+    if any(unicodedata.category(ch).startswith("C") for ch in field.data):
+        raise ValidationError("A name cannot contain control characters.")
+
+
+class CrewForm(FlaskForm):
+    name = StringField("Crew name", validators=[check_name])
+
+
+class GameForm(FlaskForm):
+    player_0 = StringField("Seat 1", validators=[check_name])
+    player_1 = StringField("Seat 2", validators=[check_name])
+    player_2 = StringField("Seat 3", validators=[check_name])
+    player_3 = StringField("Seat 4", validators=[check_name])
+    first_dealer = RadioField("Who deals first", choices=SEATS, default="0")
+    goal = RadioField(
+        "Play to",
+        choices=[("250", "250"), ("500", "500 (long game)"), ("other", "Other")],
+        default="250",
+    )
+    goal_other = IntegerField(
+        "Other goal",
+        validators=[Optional(), NumberRange(min=1, max=100000, message="Pick a goal from 1 to 100000.")],
+    )
+
+    def names(self):
+        return [getattr(self, f"player_{seat}").data for seat in range(4)]
+
+    def chosen_goal(self):
+        return int(self.goal.data) if self.goal.data != "other" else self.goal_other.data
+
+    def validate(self, extra_validators=None):
+        ok = super().validate(extra_validators)
+        seen = {}
+        for seat, name in enumerate(self.names()):
+            field = getattr(self, f"player_{seat}")
+            if name and name.casefold() in seen and not field.errors:
+                field.errors.append(f"{name} is already in seat {seen[name.casefold()] + 1}.")
+                ok = False
+            seen.setdefault((name or "").casefold(), seat)
+        if self.goal.data == "other" and self.goal_other.data is None and not self.goal_other.errors:
+            self.goal_other.errors.append("Enter the number of points to play to.")
+            ok = False
+        return ok
+
+
+class BidForm(FlaskForm):
+    seat = RadioField("Won by", choices=SEATS, validators=[InputRequired("Who won the bid?")])
+    number = IntegerField(
+        "Number",
+        validators=[
+            InputRequired("Enter the number bid."),
+            NumberRange(min=1, max=13, message="A bid is a number from 1 to 13."),
+        ],
+    )
+    suit = RadioField(
+        "Suit",
+        choices=[(suit, f"{SUIT_SYMBOLS[suit]} {SUIT_NAMES[suit]}") for suit in SUITS],
+        validators=[InputRequired("Pick the trump suit.")],
+    )
+
+
+def check_card(form, field):
+    try:
+        field.data = parse_card(field.data or "").code
+    except CardError as error:
+        raise ValidationError(str(error)) from None
+
+
+def check_rank(form, field):
+    try:
+        field.data = parse_rank(field.data or "")
+    except CardError as error:
+        raise ValidationError(str(error)) from None
+
+
+CARD_CHOICES = [("", "— not chosen —")] + [(card.code, str(card)) for card in DECK]
+
+
+class TargetForm(FlaskForm):
+    target = StringField("Target card", validators=[Optional(), check_card])
+
+
+class CardForm(FlaskForm):
+    """One tap on the card grid: add or remove one card."""
+
+    add = StringField(validators=[Optional(), check_card])
+    remove = StringField(validators=[Optional(), check_card])
+
+    def validate(self, extra_validators=None):
+        ok = super().validate(extra_validators)
+        if ok and bool(self.add.data) == bool(self.remove.data):
+            self.add.errors.append("Tap one card.")
+            return False
+        return ok
+
+
+class CountForm(FlaskForm):
+    """One tap on a rank tile: count it up or down."""
+
+    up = StringField(validators=[Optional(), check_rank])
+    down = StringField(validators=[Optional(), check_rank])
+
+    def validate(self, extra_validators=None):
+        ok = super().validate(extra_validators)
+        if ok and bool(self.up.data) == bool(self.down.data):
+            self.up.errors.append("Tap one rank.")
+            return False
+        return ok
+
+
+class ModeForm(FlaskForm):
+    mode = RadioField(choices=[("quick", "Quick"), ("exact", "Exact")], validators=[InputRequired()])
+
+
+class SaveForm(FlaskForm):
+    version = IntegerField(validators=[InputRequired()])
+
+
+class ActionForm(FlaskForm):
+    """A button that changes something and sends nothing but its CSRF token."""
+
+    next = HiddenField()

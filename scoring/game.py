@@ -1,0 +1,91 @@
+"""Running totals and when the game ends and who wins (rule book, section 3)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from .bidding import MAX_BID
+
+TIE_RULES = ("play-on", "shared")
+
+
+class GameError(ValueError):
+    """House rules or round scores that no game could have."""
+
+
+@dataclass(frozen=True)
+class HouseRules:
+    """The choices a crew makes before a game; the defaults are the rule book's."""
+
+    goal: int = 250
+    tie_rule: str = "play-on"
+    min_bid: int = 1
+    redeal_moves_deal: bool = False
+
+    def __post_init__(self) -> None:
+        if isinstance(self.goal, bool) or not isinstance(self.goal, int) or self.goal < 1:
+            raise GameError(f"The goal must be a whole number of points above 0, not {self.goal!r}")
+        if self.tie_rule not in TIE_RULES:
+            raise GameError(f"A tie at the top either plays on or is shared, not {self.tie_rule!r}")
+        if isinstance(self.min_bid, bool) or not isinstance(self.min_bid, int) or not 1 <= self.min_bid <= MAX_BID:
+            raise GameError(f"The lowest bid must be from 1 to {MAX_BID}, not {self.min_bid!r}")
+        if not isinstance(self.redeal_moves_deal, bool):
+            raise GameError(f"Whether a redeal moves the deal is yes or no, not {self.redeal_moves_deal!r}")
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """Where a game stands after the rounds played so far."""
+
+    totals: tuple[int, ...]
+    over: bool
+    winners: tuple[int, ...]
+    tie_at_top: bool
+    goal_reached_after: int | None
+    leaders: tuple[int, ...]
+
+
+def running_totals(round_scores: Sequence[Sequence[int]]) -> list[tuple[int, int, int, int]]:
+    """The four players' totals after each round."""
+    totals = (0, 0, 0, 0)
+    result = []
+    for number, scores in enumerate(round_scores, start=1):
+        if len(scores) != 4 or any(isinstance(s, bool) or not isinstance(s, int) for s in scores):
+            raise GameError(f"Round {number} needs four whole-number scores, not {list(scores)!r}")
+        totals = tuple(total + score for total, score in zip(totals, scores))
+        result.append(totals)
+    return result
+
+
+def game_result(round_scores: Sequence[Sequence[int]], rules: HouseRules = HouseRules()) -> GameResult:
+    """Whether the game is over after these rounds, and who won or leads."""
+    history = running_totals(round_scores)
+    goal_reached_after = ended_after = None
+    for number, totals in enumerate(history, start=1):
+        if goal_reached_after is None and max(totals) >= rules.goal:
+            goal_reached_after = number
+        # Once the goal has been reached the game ends at the first round with a single
+        # leader, even if every total has since dropped below the goal again: the rule
+        # book asks only for one player alone at the top, not for the goal to be held.
+        if goal_reached_after is not None and (len(_leaders(totals)) == 1 or rules.tie_rule == "shared"):
+            ended_after = number
+            break
+    if ended_after is not None and ended_after < len(history):
+        raise GameError(f"The game ended after round {ended_after}, so there is no round {ended_after + 1}")
+    totals = history[-1] if history else (0, 0, 0, 0)
+    leaders = _leaders(totals)
+    over = ended_after is not None
+    return GameResult(
+        totals=totals,
+        over=over,
+        winners=leaders if over else (),
+        tie_at_top=goal_reached_after is not None and not over,
+        goal_reached_after=goal_reached_after,
+        leaders=leaders,
+    )
+
+
+def _leaders(totals: Sequence[int]) -> tuple[int, ...]:
+    best = max(totals)
+    return tuple(seat for seat, total in enumerate(totals) if total == best)

@@ -1,0 +1,67 @@
+"""One SQLite file: a connection per request, migrations at start, write transactions."""
+import contextlib
+import datetime
+import sqlite3
+
+import sqlite_utils
+from flask import current_app, g
+
+from .migrations import migrations
+
+BUSY_TIMEOUT_SECONDS = 10
+
+
+def connect(path):
+    """Open the database file with the pragmas every connection needs."""
+    conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_SECONDS, check_same_thread=False)
+    conn.row_factory = None
+    db = sqlite_utils.Database(conn)
+    db.execute("PRAGMA foreign_keys = ON")
+    db.execute("PRAGMA synchronous = FULL")
+    return db
+
+
+def migrate(path):
+    """Create or upgrade the schema and switch the file to WAL mode."""
+    db = connect(path)
+    try:
+        db.enable_wal()
+        migrations.apply(db)
+    finally:
+        db.close()
+
+
+def get_db():
+    """The request's connection, opened on first use."""
+    if "db" not in g:
+        g.db = connect(current_app.config["DATABASE"])
+    return g.db
+
+
+def close_db(exc=None):
+    db = g.pop("db", None)
+    if db is not None:
+        db.close()
+
+
+@contextlib.contextmanager
+def write(db=None):
+    """A write transaction that takes the write lock up front, so concurrent saves queue."""
+    db = db or get_db()
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+    except BaseException:
+        db.rollback()
+        raise
+    else:
+        db.commit()
+
+
+def now():
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+
+
+def init_app(app):
+    migrate(app.config["DATABASE"])
+    app.teardown_appcontext(close_db)

@@ -1,0 +1,51 @@
+"""Crews and their players."""
+import hmac
+import secrets
+
+from . import get_db, now, write
+
+
+def create_crew(name):
+    """Store a new crew under a fresh unguessable token (256 bits) and return it."""
+    token = secrets.token_urlsafe(32)
+    with write() as db:
+        db["crews"].insert({"name": name, "token": token, "created": now()})
+    return crew_by_token(token)
+
+
+def crew_by_token(token):
+    """The crew that owns this link, or None."""
+    rows = list(get_db().query("SELECT * FROM crews WHERE token = ?", [token]))
+    # The index finds the row; the constant-time compare keeps timing from hinting at tokens.
+    if rows and hmac.compare_digest(rows[0]["token"], token):
+        return rows[0]
+    return None
+
+
+def players(crew_id):
+    return list(
+        get_db().query(
+            "SELECT * FROM players WHERE crew_id = ? ORDER BY name COLLATE NOCASE", [crew_id]
+        )
+    )
+
+
+def player_ids_for_names(db, crew_id, names):
+    """Ids of the named players, creating the ones the crew does not know yet (in db's transaction)."""
+    ids = []
+    for name in names:
+        found = list(
+            db.query(
+                "SELECT id FROM players WHERE crew_id = ? AND name = ? COLLATE NOCASE",
+                [crew_id, name],
+            )
+        )
+        if found:
+            ids.append(found[0]["id"])
+        else:
+            cursor = db.execute(
+                "INSERT INTO players (crew_id, name, created) VALUES (?, ?, ?)",
+                [crew_id, name, now()],
+            )
+            ids.append(cursor.lastrowid)
+    return ids

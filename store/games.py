@@ -1,0 +1,72 @@
+"""Games, their seats, and the cached verdict on who won."""
+from . import get_db, now, write
+from .crews import player_ids_for_names
+
+
+def create_game(crew_id, names, first_dealer, goal, rematch_of=None):
+    """Store a game with its four seats (players created as needed) and return its id."""
+    with write() as db:
+        player_ids = player_ids_for_names(db, crew_id, names)
+        cursor = db.execute(
+            "INSERT INTO games (crew_id, created, goal, first_dealer, status, rematch_of)"
+            " VALUES (?, ?, ?, ?, 'playing', ?)",
+            [crew_id, now(), goal, first_dealer, rematch_of],
+        )
+        game_id = cursor.lastrowid
+        for seat, player_id in enumerate(player_ids):
+            db.execute(
+                "INSERT INTO seats (game_id, seat, player_id) VALUES (?, ?, ?)",
+                [game_id, seat, player_id],
+            )
+    return game_id
+
+
+def game(crew_id, game_id):
+    """The game with its seated players' names, or None when the crew has no such game."""
+    db = get_db()
+    rows = list(db.query("SELECT * FROM games WHERE id = ? AND crew_id = ?", [game_id, crew_id]))
+    if not rows:
+        return None
+    found = rows[0]
+    found["names"] = [
+        row["name"]
+        for row in db.query(
+            "SELECT players.name FROM seats JOIN players ON players.id = seats.player_id"
+            " WHERE seats.game_id = ? ORDER BY seats.seat",
+            [game_id],
+        )
+    ]
+    found["winners"] = [int(s) for s in (found["winner_seats"] or "").split(",") if s]
+    return found
+
+
+def games(crew_id):
+    """The crew's games, newest first, with their players' names."""
+    rows = list(
+        get_db().query(
+            """
+            SELECT games.*, group_concat(players.name, ' · ') AS players
+            FROM games
+            JOIN (SELECT * FROM seats ORDER BY seat) AS seats ON seats.game_id = games.id
+            JOIN players ON players.id = seats.player_id
+            WHERE games.crew_id = ?
+            GROUP BY games.id
+            ORDER BY games.created DESC, games.id DESC
+            """,
+            [crew_id],
+        )
+    )
+    return rows
+
+
+def set_result(db, game_id, over, winners):
+    """Cache the engine's verdict on the game (inside the caller's transaction)."""
+    db.execute(
+        "UPDATE games SET status = ?, winner_seats = ?, finished = ? WHERE id = ?",
+        [
+            "finished" if over else "playing",
+            ",".join(str(seat) for seat in winners) if over else None,
+            now() if over else None,
+            game_id,
+        ],
+    )

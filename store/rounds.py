@@ -1,0 +1,242 @@
+"""Rounds and hands as entered; every change is a logged step, and a correction is a new revision."""
+import json
+
+from . import get_db, now
+
+OPEN = "entering"
+SCORED = "scored"
+
+
+class RoundConflict(Exception):
+    """The round changed under this request (saved, corrected or edited on another phone)."""
+
+
+def _hands(db, round_id):
+    rows = db.query("SELECT * FROM hands WHERE round_id = ? ORDER BY seat", [round_id])
+    return [
+        {
+            "seat": row["seat"],
+            "target": row["target"],
+            "won": (row["won"] or "").split(),
+            "counts": json.loads(row["counts"] or "{}"),
+            "score": row["score"],
+        }
+        for row in rows
+    ]
+
+
+def load(round_id, db=None):
+    """One round revision with its four hands, or None."""
+    db = db or get_db()
+    rows = list(db.query("SELECT * FROM rounds WHERE id = ?", [round_id]))
+    if not rows:
+        return None
+    found = rows[0]
+    found["hands"] = _hands(db, round_id)
+    return found
+
+
+def for_number(game_id, number):
+    """The revision a page shows for a round number: the one being entered, else the saved one,
+    else the latest deleted one (so it can be restored)."""
+    rows = list(
+        get_db().query(
+            """
+            SELECT id FROM rounds WHERE game_id = ? AND number = ?
+            ORDER BY CASE status WHEN 'entering' THEN 0 WHEN 'scored' THEN 1
+                     WHEN 'deleted' THEN 2 ELSE 3 END, revision DESC
+            LIMIT 1
+            """,
+            [game_id, number],
+        )
+    )
+    return load(rows[0]["id"]) if rows else None
+
+
+def scored(game_id, db=None):
+    """The game's saved rounds in order, each with its four cached scores."""
+    db = db or get_db()
+    rounds = list(
+        db.query(
+            "SELECT * FROM rounds WHERE game_id = ? AND status = 'scored' ORDER BY number",
+            [game_id],
+        )
+    )
+    scores = {}
+    for row in db.query(
+        "SELECT hands.round_id, hands.seat, hands.score FROM hands"
+        " JOIN rounds ON rounds.id = hands.round_id"
+        " WHERE rounds.game_id = ? AND rounds.status = 'scored' ORDER BY hands.seat",
+        [game_id],
+    ):
+        scores.setdefault(row["round_id"], []).append(row["score"])
+    for row in rounds:
+        row["scores"] = scores.get(row["id"], [])
+    return rounds
+
+
+def open_round(game_id):
+    """The round being entered (not a correction), if any."""
+    rows = list(
+        get_db().query(
+            "SELECT * FROM rounds WHERE game_id = ? AND status = 'entering' AND revision = 1"
+            " ORDER BY number LIMIT 1",
+            [game_id],
+        )
+    )
+    return rows[0] if rows else None
+
+
+def history(game_id, number):
+    """Every logged change to a round number, oldest first."""
+    return list(
+        get_db().query(
+            "SELECT round_changes.*, rounds.revision FROM round_changes"
+            " JOIN rounds ON rounds.id = round_changes.round_id"
+            " WHERE rounds.game_id = ? AND rounds.number = ? ORDER BY round_changes.id",
+            [game_id, number],
+        )
+    )
+
+
+def log(db, round_id, action, detail=""):
+    db.execute(
+        "INSERT INTO round_changes (round_id, at, action, detail) VALUES (?, ?, ?, ?)",
+        [round_id, now(), action, detail],
+    )
+
+
+def _next_revision(db, game_id, number):
+    rows = list(
+        db.query(
+            "SELECT coalesce(max(revision), 0) + 1 AS next FROM rounds"
+            " WHERE game_id = ? AND number = ?",
+            [game_id, number],
+        )
+    )
+    return rows[0]["next"]
+
+
+def start(db, game_id, number, dealer, mode="quick"):
+    """Open a new round for entry and return its id."""
+    stamp = now()
+    cursor = db.execute(
+        "INSERT INTO rounds (game_id, number, revision, status, mode, dealer, redeals, version,"
+        " created, updated) VALUES (?, ?, ?, 'entering', ?, ?, 0, 1, ?, ?)",
+        [game_id, number, _next_revision(db, game_id, number), mode, dealer, stamp, stamp],
+    )
+    round_id = cursor.lastrowid
+    for seat in range(4):
+        db.execute("INSERT INTO hands (round_id, seat) VALUES (?, ?)", [round_id, seat])
+    log(db, round_id, "started")
+    return round_id
+
+
+def start_correction(db, saved):
+    """Open a new revision of a saved round, pre-filled from it, and return its id."""
+    stamp = now()
+    cursor = db.execute(
+        "INSERT INTO rounds (game_id, number, revision, status, mode, dealer, redeals,"
+        " bid_seat, bid_number, bid_suit, version, created, updated)"
+        " VALUES (?, ?, ?, 'entering', ?, ?, ?, ?, ?, ?, 1, ?, ?)",
+        [
+            saved["game_id"], saved["number"], _next_revision(db, saved["game_id"], saved["number"]),
+            saved["mode"], saved["dealer"], saved["redeals"], saved["bid_seat"],
+            saved["bid_number"], saved["bid_suit"], stamp, stamp,
+        ],
+    )
+    round_id = cursor.lastrowid
+    db.execute(
+        "INSERT INTO hands (round_id, seat, target, won, counts)"
+        " SELECT ?, seat, target, won, counts FROM hands WHERE round_id = ?",
+        [round_id, saved["id"]],
+    )
+    log(db, round_id, "correction started", f"from revision {saved['revision']}")
+    return round_id
+
+
+def lock_open(db, round_id, version=None):
+    """The round, re-read inside the write transaction; RoundConflict unless still open
+    (and, when a version is given, unchanged since the page showed it)."""
+    found = load(round_id, db)
+    if found is None or found["status"] != OPEN:
+        raise RoundConflict()
+    if version is not None and found["version"] != version:
+        raise RoundConflict()
+    return found
+
+
+def touch(db, round_id):
+    db.execute(
+        "UPDATE rounds SET version = version + 1, updated = ? WHERE id = ?", [now(), round_id]
+    )
+
+
+def set_bid(db, round_id, seat, number, suit):
+    db.execute(
+        "UPDATE rounds SET bid_seat = ?, bid_number = ?, bid_suit = ? WHERE id = ?",
+        [seat, number, suit, round_id],
+    )
+    touch(db, round_id)
+
+
+def record_redeal(db, round_id):
+    db.execute(
+        "UPDATE rounds SET redeals = redeals + 1, bid_seat = NULL, bid_number = NULL,"
+        " bid_suit = NULL WHERE id = ?",
+        [round_id],
+    )
+    log(db, round_id, "redeal", "everyone passed")
+    touch(db, round_id)
+
+
+def set_mode(db, round_id, mode, hands):
+    """Switch entry mode, storing the hands as converted by the caller."""
+    db.execute("UPDATE rounds SET mode = ? WHERE id = ?", [mode, round_id])
+    for hand in hands:
+        set_hand(db, round_id, hand["seat"], won=hand["won"], counts=hand["counts"])
+    touch(db, round_id)
+
+
+def set_hand(db, round_id, seat, *, target=..., won=..., counts=...):
+    """Update the given fields of one hand (ellipsis means leave as it is)."""
+    fields = {}
+    if target is not ...:
+        fields["target"] = target
+    if won is not ...:
+        fields["won"] = " ".join(won)
+    if counts is not ...:
+        fields["counts"] = json.dumps({rank: n for rank, n in counts.items() if n}) if counts else None
+    if fields:
+        assignments = ", ".join(f"{name} = ?" for name in fields)
+        db.execute(
+            f"UPDATE hands SET {assignments} WHERE round_id = ? AND seat = ?",
+            [*fields.values(), round_id, seat],
+        )
+        touch(db, round_id)
+
+
+def mark_saved(db, entered, scores):
+    """Make an open revision the round's saved one, replacing any earlier saved revision."""
+    replaced = list(
+        db.query(
+            "SELECT id FROM rounds WHERE game_id = ? AND number = ? AND status = 'scored'",
+            [entered["game_id"], entered["number"]],
+        )
+    )
+    for row in replaced:
+        db.execute("UPDATE rounds SET status = 'replaced' WHERE id = ?", [row["id"]])
+    db.execute("UPDATE rounds SET status = 'scored' WHERE id = ?", [entered["id"]])
+    for seat, score in enumerate(scores):
+        db.execute(
+            "UPDATE hands SET score = ? WHERE round_id = ? AND seat = ?",
+            [score, entered["id"], seat],
+        )
+    touch(db, entered["id"])
+    log(db, entered["id"], "corrected" if replaced else "saved", " · ".join(map(str, scores)))
+
+
+def set_status(db, round_id, status, action):
+    db.execute("UPDATE rounds SET status = ? WHERE id = ?", [status, round_id])
+    touch(db, round_id)
+    log(db, round_id, action)

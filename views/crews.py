@@ -1,0 +1,63 @@
+"""Starting a crew, the crew's home page with its join QR code, and remembered crews."""
+import segno
+from flask import Blueprint, abort, g, redirect, session, url_for
+
+from forms import CrewForm
+from store import crews as crew_store
+from store import games as game_store
+
+from .render import render
+
+bp = Blueprint("crews", __name__)
+REMEMBERED_MAX = 12
+
+
+def load_crew(token):
+    """The crew behind a link, kept on g; a wrong token is a plain 404."""
+    crew = crew_store.crew_by_token(token)
+    if crew is None:
+        abort(404)
+    g.crew = crew
+    _remember(crew)
+    return crew
+
+
+def _remember(crew):
+    """Keep the crews this browser opened, newest first, so the home page offers them again."""
+    remembered = [entry for entry in session.get("crews", []) if entry[0] != crew["token"]]
+    remembered.insert(0, [crew["token"], crew["name"]])
+    if session.get("crews") != remembered[:REMEMBERED_MAX]:
+        session["crews"] = remembered[:REMEMBERED_MAX]
+        session.permanent = True
+
+
+@bp.get("/")
+def home():
+    return render("crews/home.html", form=CrewForm(), remembered=session.get("crews", []))
+
+
+@bp.post("/crews")
+def crew_create():
+    form = CrewForm()
+    if not form.validate_on_submit():
+        return render(
+            "crews/home.html", "crew_form", status=422, form=form,
+            remembered=session.get("crews", []),
+        )
+    crew = crew_store.create_crew(form.name.data)
+    return redirect(url_for("crews.crew_show", token=crew["token"]), code=303)
+
+
+@bp.get("/c/<token>/")
+def crew_show(token):
+    crew = load_crew(token)
+    link = url_for("crews.crew_show", token=token, _external=True)
+    qr = segno.make(link, error="m").svg_inline(scale=4, dark="#000", light="#fff")
+    return render(
+        "crews/show.html",
+        crew=crew,
+        link=link,
+        qr=qr,
+        games=game_store.games(crew["id"]),
+        players=crew_store.players(crew["id"]),
+    )

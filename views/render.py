@@ -1,0 +1,29 @@
+"""Page or fragment from one template, so the two can never drift apart."""
+from flask import current_app, make_response, render_template, request
+
+
+def wants_fragment():
+    """An htmx request that swaps part of a page (not a boosted or history-restore request)."""
+    return (
+        request.headers.get("HX-Request") == "true"
+        and request.headers.get("HX-Boosted") != "true"
+        and request.headers.get("HX-History-Restore-Request") != "true"
+    )
+
+
+def render_block(template_name, block_name, **context):
+    """Render one named block of a page template with the app's usual template context."""
+    current_app.update_template_context(context)
+    template = current_app.jinja_env.get_template(template_name)
+    return "".join(template.blocks[block_name](template.new_context(context)))
+
+
+def render(template_name, block_name=None, status=200, **context):
+    """The whole page, or only `block_name` when htmx asked for a fragment."""
+    if block_name and wants_fragment():
+        body = render_block(template_name, block_name, **context)
+    else:
+        body = render_template(template_name, **context)
+    response = make_response(body, status)
+    response.vary.add("HX-Request")
+    return response
