@@ -68,7 +68,7 @@ class GameForm(FlaskForm):
 
 
 class BidForm(FlaskForm):
-    seat = RadioField("Won by", choices=SEATS, validators=[InputRequired("Who won the bid?")])
+    bidder = RadioField("Won by", choices=SEATS, validators=[InputRequired("Who won the bid?")])
     number = IntegerField(
         "Number",
         validators=[

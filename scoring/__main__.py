@@ -58,7 +58,7 @@ def _parser() -> argparse.ArgumentParser:
     round_.add_argument("--names", help="the players' names, separated by commas")
     trick = commands.add_parser("trick", help="say who wins a trick")
     trick.add_argument("--trump", help="the trump suit: C, D, H, S or ♣ ♦ ♥ ♠")
-    trick.add_argument("items", nargs="*", metavar="CARD", help="the cards in play order, the led card first")
+    trick.add_argument("items", nargs="*", metavar="CARD", help="cards in play order, the led card first")
     bid = commands.add_parser("bid", help="find the strongest bid among calls")
     bid.add_argument("items", nargs="*", metavar="CALL", help="bids such as 2S or 3♦, or pass")
     return parser
@@ -81,10 +81,14 @@ def _pile(args, tokens: list[str]):
 
 
 def _round(args, tokens: list[str]):
-    names = [name.strip() for name in args.names.split(",")] if args.names else [f"Player {n}" for n in range(1, 5)]
-    if len(tokens) != 4 or len(names) != 4:
-        count, what = (len(tokens), "hands") if len(tokens) != 4 else (len(names), "names")
-        raise UsageError(f"a round needs 4 {what}, one per player, not {count}; write each hand as {HAND_FORMAT}")
+    names = [name.strip() for name in args.names.split(",")] if args.names else None
+    if len(tokens) != 4:
+        raise UsageError(f"a round needs 4 hands, one per player, not {len(tokens)}; "
+                         f"write each hand as {HAND_FORMAT}")
+    if names is None:
+        names = [f"Player {seat}" for seat in range(1, 5)]
+    elif len(names) != 4:
+        raise UsageError(f"--names needs 4 names separated by commas, not {len(names)}")
     hands = []
     for name, token in zip(names, tokens):
         try:
@@ -100,7 +104,8 @@ def _round(args, tokens: list[str]):
         "ok": not problems,
         "problems": [problem.message for problem in problems],
         "problem_details": [
-            {"kind": p.kind, "message": p.message, "seats": list(p.seats), "cards": [c.code for c in p.cards]}
+            {"kind": p.kind, "message": p.message, "seats": list(p.seats),
+             "cards": [card.code for card in p.cards]}
             for p in problems
         ],
         "scores": [score.total for score in scores],

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from .cards import SUIT_NAMES, SUIT_SYMBOLS, SUITS, CardError, parse_suit
+from .cards import SUIT_HINT, SUIT_NAMES, SUIT_SYMBOLS, SUITS, CardError, is_whole_number, parse_suit
 
 MAX_BID = 13
 PASS_WORDS = ("pass", "p", "-")
@@ -20,7 +20,7 @@ class BidError(ValueError):
 
 @dataclass(frozen=True, order=True)
 class Bid:
-    """A bid of a number of tricks' worth of cards in a suit, ordered by strength."""
+    """A bid, a number from 1 to 13 and a suit, ordered by strength as in the auction."""
 
     # Declared first so that order=True compares number, then suit in bidding order.
     _key: tuple[int, int] = field(init=False, repr=False)
@@ -28,10 +28,10 @@ class Bid:
     suit: str
 
     def __post_init__(self) -> None:
-        if isinstance(self.number, bool) or not isinstance(self.number, int) or not 1 <= self.number <= MAX_BID:
-            raise BidError(f"{self.number!r} cannot be bid: a bid is a number from 1 to {MAX_BID} and a suit")
+        if not is_whole_number(self.number) or not 1 <= self.number <= MAX_BID:
+            raise BidError(f"{self.number!r} cannot be bid: bids are numbers from 1 to {MAX_BID}")
         if self.suit not in SUITS:
-            raise BidError(f"{self.suit!r} is not a suit (use C, D, H, S or ♣ ♦ ♥ ♠)")
+            raise BidError(f"{self.suit!r} is not a suit ({SUIT_HINT})")
         object.__setattr__(self, "_key", (self.number, SUITS.index(self.suit)))
 
     @property
@@ -64,7 +64,8 @@ def parse_call(text: str | Bid | None) -> Bid | None:
             raise BidError(f"{cleaned!r}: {error}") from None
         if 1 <= int(match.group(1)) <= MAX_BID:
             return Bid(int(match.group(1)), suit)
-    raise BidError(f"{cleaned!r}: a bid is a number from 1 to {MAX_BID} and a suit, such as 2S or 2♠, or pass")
+    raise BidError(f"{cleaned!r}: a bid is a number from 1 to {MAX_BID} and a suit, "
+                   "such as 2S or 2♠, or pass")
 
 
 def highest_bid(bids: Sequence[Bid | str | None]) -> int | None:
@@ -83,6 +84,7 @@ class Auction:
     over: bool
     redeal: bool
     next_caller: int | None
+    # None once the auction is over, and also while 13♠ stands, when only passes remain.
     lowest_legal: Bid | None
 
     @property
@@ -109,7 +111,8 @@ def auction(calls: Sequence[Bid | str | None], min_bid: int = 1) -> Auction:
     return state
 
 
-def legal_call_error(calls: Sequence[Bid | str | None], call: Bid | str | None, min_bid: int = 1) -> str | None:
+def legal_call_error(calls: Sequence[Bid | str | None], call: Bid | str | None,
+                     min_bid: int = 1) -> str | None:
     """Why this call may not come next, or None if it may."""
     return _call_error(auction(calls, min_bid), parse_call(call), min_bid)
 

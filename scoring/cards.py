@@ -112,7 +112,7 @@ def parse_card(text: str | Card) -> Card:
         return text
     cleaned = str(text).strip()
     if not cleaned:
-        return _fail(text, "it is empty")
+        raise _not_a_card(text, "it is empty")
     rank_part, suit_part = cleaned[:-1], cleaned[-1]
     rank = _try(parse_rank, rank_part)
     suit = _try(parse_suit, suit_part)
@@ -121,12 +121,12 @@ def parse_card(text: str | Card) -> Card:
     if _try(parse_rank, cleaned):
         raise CardError(f"{cleaned!r} has no suit")
     if suit and not rank_part:
-        return _fail(cleaned, "it has no rank")
+        raise _not_a_card(cleaned, "it has no rank")
     if suit:
-        return _fail(cleaned, f"{rank_part!r} is not a rank ({RANK_HINT})")
+        raise _not_a_card(cleaned, f"{rank_part!r} is not a rank ({RANK_HINT})")
     if rank:
-        return _fail(cleaned, f"{suit_part!r} is not a suit ({SUIT_HINT})")
-    return _fail(cleaned, f"write a rank and a suit, such as 10S or Q♥ ({RANK_HINT}; {SUIT_HINT})")
+        raise _not_a_card(cleaned, f"{suit_part!r} is not a suit ({SUIT_HINT})")
+    raise _not_a_card(cleaned, f"write a rank and a suit, such as 10S or Q♥ ({RANK_HINT}; {SUIT_HINT})")
 
 
 def parse_cards(cards: str | Iterable[str | Card]) -> tuple[Card, ...]:
@@ -136,6 +136,11 @@ def parse_cards(cards: str | Iterable[str | Card]) -> tuple[Card, ...]:
     return tuple(parse_card(card) for card in cards)
 
 
+def is_whole_number(value) -> bool:
+    """Whether a value is an int, refusing True and False, which Python also counts as ints."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _try(parse, text: str):
     try:
         return parse(text)
@@ -143,5 +148,5 @@ def _try(parse, text: str):
         return None
 
 
-def _fail(text: str, why: str):
-    raise CardError(f"{text!r} is not a card: {why}")
+def _not_a_card(text: str, why: str) -> CardError:
+    return CardError(f"{text!r} is not a card: {why}")

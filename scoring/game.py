@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from .bidding import MAX_BID
+from .cards import is_whole_number
 
 TIE_RULES = ("play-on", "shared")
 
@@ -24,11 +25,11 @@ class HouseRules:
     redeal_moves_deal: bool = False
 
     def __post_init__(self) -> None:
-        if isinstance(self.goal, bool) or not isinstance(self.goal, int) or self.goal < 1:
+        if not is_whole_number(self.goal) or self.goal < 1:
             raise GameError(f"The goal must be a whole number of points above 0, not {self.goal!r}")
         if self.tie_rule not in TIE_RULES:
             raise GameError(f"A tie at the top either plays on or is shared, not {self.tie_rule!r}")
-        if isinstance(self.min_bid, bool) or not isinstance(self.min_bid, int) or not 1 <= self.min_bid <= MAX_BID:
+        if not is_whole_number(self.min_bid) or not 1 <= self.min_bid <= MAX_BID:
             raise GameError(f"The lowest bid must be from 1 to {MAX_BID}, not {self.min_bid!r}")
         if not isinstance(self.redeal_moves_deal, bool):
             raise GameError(f"Whether a redeal moves the deal is yes or no, not {self.redeal_moves_deal!r}")
@@ -51,7 +52,7 @@ def running_totals(round_scores: Sequence[Sequence[int]]) -> list[tuple[int, int
     totals = (0, 0, 0, 0)
     result = []
     for number, scores in enumerate(round_scores, start=1):
-        if len(scores) != 4 or any(isinstance(s, bool) or not isinstance(s, int) for s in scores):
+        if len(scores) != 4 or not all(is_whole_number(score) for score in scores):
             raise GameError(f"Round {number} needs four whole-number scores, not {list(scores)!r}")
         totals = tuple(total + score for total, score in zip(totals, scores))
         result.append(totals)

@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
-from .cards import RANKS, Card, parse_card, parse_cards, parse_rank, rank_name, rank_value
+from .cards import RANKS, Card, is_whole_number, parse_card, parse_cards, parse_rank, rank_name, rank_value
 
 MINUS = "−"  # the real minus sign reads better than a hyphen next to card values
 TARGET_TRIPLE_POINTS = 40
@@ -105,10 +105,12 @@ def normalise_counts(counts: Mapping[str, int]) -> dict[str, int]:
     for key, count in counts.items():
         rank = parse_rank(key)
         if rank in normalised:
-            raise PileError(f"The {rank_name(rank, plural=True)} are counted twice ({keys[rank]!r} and {key!r})")
+            plural = rank_name(rank, plural=True)
+            raise PileError(f"The {plural} are counted twice ({keys[rank]!r} and {key!r})")
         keys[rank] = key
-        if isinstance(count, bool) or not isinstance(count, int):
-            raise PileError(f"The number of {rank_name(rank, plural=True)} must be a whole number, not {count!r}")
+        if not is_whole_number(count):
+            plural = rank_name(rank, plural=True)
+            raise PileError(f"The number of {plural} must be a whole number, not {count!r}")
         normalised[rank] = count
     return normalised
 
@@ -132,7 +134,7 @@ def score_counts(counts: Mapping[str, int], target_rank: str | None) -> PileScor
 
 
 def score_pile(cards: Iterable[Card | str], target: Card | str | None) -> PileScore:
-    """Score a pile given card by card, refusing a card that cannot be there twice."""
+    """Score a pile given card by card, refusing a repeated card or the target inside the pile."""
     if target is None:
         raise PileError("There is no target card yet: every player sets one card aside as target")
     target = parse_card(target)

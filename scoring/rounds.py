@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from typing import Mapping, Sequence
 
 from .cards import DECK, RANKS, Card, CardError, parse_card, parse_cards, parse_rank, rank_name
-from .piles import PileError, PileScore, format_points, normalise_counts, score_counts, score_pile, times
+from .piles import (PileError, PileScore, format_points, normalise_counts, score_counts,
+                    score_pile, times)
 
 PLAYERS = 4
 TRICK_SIZE = 4
@@ -55,7 +56,7 @@ class QuickHand:
 
 @dataclass(frozen=True)
 class Problem:
-    """One entry mistake, said in a sentence, with the seats (0-based) it concerns."""
+    """One entry mistake in a sentence, with the seats (0-based) it concerns, none if the whole table."""
 
     kind: str
     message: str
@@ -67,7 +68,7 @@ def parse_hand(text: str) -> Hand:
     """A hand from text such as "10S: 3C 3D 4H"; an empty target part means no target yet."""
     target, colon, won = str(text).partition(":")
     if not colon:
-        raise CardError(f"{text.strip()!r} has no target: write it as 'TARGET: CARD CARD ...'")
+        raise CardError(f"{str(text).strip()!r} has no target: write it as 'TARGET: CARD CARD ...'")
     return Hand(target.strip() or None, parse_cards(won))
 
 
@@ -142,7 +143,8 @@ def _impossible_counts(seat: int, hand: QuickHand, name: str) -> list[Problem]:
             message = f"{name}'s pile cannot hold {count} {plural}: the deck has 4."
             problems.append(Problem("too-many-of-rank", message, (seat,)))
         elif count == 4 and rank == hand.target_rank:
-            message = f"{name} has 4 {plural} in the pile and a {rank_name(rank)} as target; the deck has 4."
+            message = (f"{name} has 4 {plural} in the pile and a {rank_name(rank)} as target; "
+                       "the deck has 4.")
             problems.append(Problem("too-many-of-rank", message, (seat,)))
     return problems
 
@@ -163,7 +165,8 @@ def _missing_targets(targets: Sequence, names: list[str]) -> list[Problem]:
 
 
 def _shared_targets(hands: Sequence[Hand], names: list[str]) -> list[Problem]:
-    owners = _seats_by_card((seat, [hand.target]) for seat, hand in enumerate(hands) if hand.target is not None)
+    targets = ((seat, [hand.target]) for seat, hand in enumerate(hands) if hand.target is not None)
+    owners = _seats_by_card(targets)
     problems = []
     for card, seats in owners:
         both = "both" if len(seats) == 2 else "all"
@@ -198,7 +201,8 @@ def _targets_in_piles(hands: Sequence[Hand], names: list[str]) -> list[Problem]:
             if hand.target is not None and hand.target in other.won:
                 where = f"{names[seat]}'s own" if seat == owner else f"{names[seat]}'s"
                 message = f"{names[owner]}'s target {hand.target} is also in {where} pile."
-                problems.append(Problem("target-in-pile", message, tuple(sorted({owner, seat})), (hand.target,)))
+                seats = tuple(sorted({owner, seat}))
+                problems.append(Problem("target-in-pile", message, seats, (hand.target,)))
     return problems
 
 

@@ -1,12 +1,12 @@
 """Starting a crew, the crew's home page with its join QR code, and remembered crews."""
 import segno
-from flask import Blueprint, abort, g, redirect, session, url_for
+from flask import Blueprint, abort, g, session, url_for
 
 from forms import CrewForm
 from store import crews as crew_store
 from store import games as game_store
 
-from .render import render
+from .render import render, see_other
 
 bp = Blueprint("crews", __name__)
 REMEMBERED_MAX = 12
@@ -45,7 +45,7 @@ def crew_create():
             remembered=session.get("crews", []),
         )
     crew = crew_store.create_crew(form.name.data)
-    return redirect(url_for("crews.crew_show", token=crew["token"]), code=303)
+    return see_other(url_for("crews.crew_show", token=crew["token"]))
 
 
 @bp.get("/c/<token>/")

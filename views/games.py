@@ -1,5 +1,5 @@
 """New games, the scoreboard, starting the next round, and the rematch."""
-from flask import Blueprint, abort, flash, redirect, url_for
+from flask import Blueprint, abort, flash, url_for
 
 import tally
 from forms import ActionForm, GameForm
@@ -9,7 +9,7 @@ from store import rounds as round_store
 from store import write
 
 from .crews import load_crew
-from .render import render
+from .render import render, see_other
 
 bp = Blueprint("games", __name__, url_prefix="/c/<token>/games")
 
@@ -54,7 +54,7 @@ def game_create(token):
     game_id = game_store.create_game(
         crew["id"], form.names(), int(form.first_dealer.data), form.chosen_goal()
     )
-    return redirect(url_for("games.game_show", token=token, game_id=game_id), code=303)
+    return see_other(url_for("games.game_show", token=token, game_id=game_id))
 
 
 @bp.get("/<int:game_id>")
@@ -72,7 +72,7 @@ def round_start(token, game_id):
         standing = tally.standing(game, saved)
         if standing.result.over:
             flash("The game is over: start a rematch for another game.")
-            return redirect(url_for("games.game_show", token=token, game_id=game_id), code=303)
+            return see_other(url_for("games.game_show", token=token, game_id=game_id))
         open_rows = list(
             db.query(
                 "SELECT number FROM rounds WHERE game_id = ? AND number = ? AND status = 'entering'",
@@ -81,9 +81,8 @@ def round_start(token, game_id):
         )
         if not open_rows:
             round_store.start(db, game_id, standing.next_number, standing.next_dealer)
-    return redirect(
-        url_for("rounds.round_show", token=token, game_id=game_id, number=standing.next_number),
-        code=303,
+    return see_other(
+        url_for("rounds.round_show", token=token, game_id=game_id, number=standing.next_number)
     )
 
 
@@ -95,4 +94,4 @@ def game_rematch(token, game_id):
     new_id = game_store.create_game(
         crew["id"], game["names"], (game["first_dealer"] + 1) % 4, game["goal"], rematch_of=game_id
     )
-    return redirect(url_for("games.game_show", token=token, game_id=new_id), code=303)
+    return see_other(url_for("games.game_show", token=token, game_id=new_id))

@@ -27,3 +27,15 @@ def render(template_name, block_name=None, status=200, **context):
     response = make_response(body, status)
     response.vary.add("HX-Request")
     return response
+
+
+def see_other(url):
+    """Go to another page: a 303 for a plain form, a client-side redirect for htmx
+    (an XHR would follow a 303 silently and swap the next page into the form)."""
+    if request.headers.get("HX-Request") == "true":
+        response = make_response("", 200)
+        response.headers["HX-Redirect"] = url
+        return response
+    response = make_response("", 303)
+    response.headers["Location"] = url
+    return response

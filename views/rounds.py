@@ -3,7 +3,7 @@ correction, undo and restore."""
 import copy
 from collections import Counter
 
-from flask import Blueprint, abort, flash, make_response, request, url_for
+from flask import Blueprint, abort, flash, request, url_for
 
 import tally
 from forms import (
@@ -16,7 +16,7 @@ from store import write
 from store.rounds import RoundConflict
 
 from .games import load_game
-from .render import render
+from .render import render, see_other
 
 bp = Blueprint("rounds", __name__, url_prefix="/c/<token>/games/<int:game_id>/rounds/<int:number>")
 
@@ -45,7 +45,8 @@ def _page(token, game_id, number, *, status=200, notice=None, seat=None, forms=N
             first_bidder=tally.dealer_and_first_bidder(entry)[1],
             bid=tally.bid_of(entry),
             owners=_owners(entry, names),
-            remaining=_remaining(entry),
+            # Offered once every target is known, for the last pile of the round.
+            remaining=_remaining(entry) if all(h["target"] for h in entry["hands"]) else None,
             card_choices=CARD_CHOICES,
             deck=DECK,
             ranks=RANKS,
@@ -83,7 +84,7 @@ def _seat_arg(seat):
 def _bid_form(entry):
     form = BidForm(formdata=None)
     if entry["bid_number"] is not None:
-        form.seat.data = str(entry["bid_seat"])
+        form.bidder.data = str(entry["bid_seat"])
         form.number.data = entry["bid_number"]
         form.suit.data = entry["bid_suit"]
     return form
@@ -181,7 +182,7 @@ def bid_update(token, game_id, number):
     try:
         with write() as db:
             entry = _open_revision(db, game_id, number)
-            round_store.set_bid(db, entry["id"], int(form.seat.data), form.number.data, form.suit.data)
+            round_store.set_bid(db, entry["id"], int(form.bidder.data), form.number.data, form.suit.data)
     except RoundConflict:
         return _not_open(token, game_id, number)
     return _page(token, game_id, number)
@@ -321,7 +322,7 @@ def round_save(token, game_id, number):
             notice="This round cannot be saved yet: fix the problems below.",
         )
     flash(f"Round {number} saved.")
-    return _see_other(url_for("games.game_show", token=token, game_id=game_id))
+    return see_other(url_for("games.game_show", token=token, game_id=game_id))
 
 
 def _update_result(db, game):
@@ -349,7 +350,7 @@ def correction_create(token, game_id, number):
             abort(404)
         if "entering" not in statuses:
             round_store.start_correction(db, round_store.load(statuses["scored"], db))
-    return _see_other(url_for("rounds.round_show", token=token, game_id=game_id, number=number))
+    return see_other(url_for("rounds.round_show", token=token, game_id=game_id, number=number))
 
 
 @bp.post("/discard")
@@ -364,7 +365,7 @@ def correction_discard(token, game_id, number):
                 round_store.set_status(db, entry["id"], "discarded", "correction discarded")
             except RoundConflict:
                 pass
-    return _see_other(url_for("rounds.round_show", token=token, game_id=game_id, number=number))
+    return see_other(url_for("rounds.round_show", token=token, game_id=game_id, number=number))
 
 
 @bp.post("/delete")
@@ -379,7 +380,7 @@ def round_delete(token, game_id, number):
         round_store.set_status(db, saved[-1]["id"], "deleted", "undone")
         _update_result(db, game)
     flash(f"Round {number} undone. You can restore it from its page.")
-    return _see_other(url_for("games.game_show", token=token, game_id=game_id))
+    return see_other(url_for("games.game_show", token=token, game_id=game_id))
 
 
 @bp.post("/restore")
@@ -403,18 +404,7 @@ def round_restore(token, game_id, number):
         round_store.set_status(db, entry["id"], "scored", "restored")
         _update_result(db, game)
     flash(f"Round {number} restored.")
-    return _see_other(url_for("games.game_show", token=token, game_id=game_id))
-
-
-def _see_other(url):
-    """Go to another page: a 303 for a plain form, a client-side redirect for htmx."""
-    if request.headers.get("HX-Request") == "true":
-        response = make_response("", 200)
-        response.headers["HX-Redirect"] = url
-        return response
-    response = make_response("", 303)
-    response.headers["Location"] = url
-    return response
+    return see_other(url_for("games.game_show", token=token, game_id=game_id))
 
 
 def _first_error(form):
