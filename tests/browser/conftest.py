@@ -19,9 +19,14 @@ CHROMIUM_ARGS = [
 ]
 
 
+HERE = Path(__file__).resolve().parent
+
+
 def pytest_collection_modifyitems(items):
+    # This hook sees the whole session's items: mark only the ones in this folder.
     for item in items:
-        item.add_marker(pytest.mark.browser)
+        if HERE in Path(str(item.fspath)).resolve().parents:
+            item.add_marker(pytest.mark.browser)
 
 
 @pytest.fixture(scope="session")
