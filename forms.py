@@ -2,13 +2,13 @@
 import unicodedata
 
 from flask_wtf import FlaskForm
-from wtforms import HiddenField, IntegerField, RadioField, StringField
+from wtforms import HiddenField, IntegerField, RadioField, SelectChoice, StringField
 from wtforms.validators import InputRequired, NumberRange, Optional, ValidationError
 
 from scoring import DECK, SUITS, SUIT_NAMES, SUIT_SYMBOLS, CardError, parse_card, parse_rank
 
 NAME_MAX = 40
-SEATS = [(str(seat), f"Seat {seat + 1}") for seat in range(4)]
+SEATS = [SelectChoice(str(seat), f"Seat {seat + 1}") for seat in range(4)]
 
 
 def clean_name(raw):
@@ -38,7 +38,7 @@ class GameForm(FlaskForm):
     first_dealer = RadioField("Who deals first", choices=SEATS, default="0")
     goal = RadioField(
         "Play to",
-        choices=[("250", "250"), ("500", "500 (long game)"), ("other", "Other")],
+        choices=[SelectChoice("250"), SelectChoice("500", "500 (long game)"), SelectChoice("other", "Other")],
         default="250",
     )
     goal_other = IntegerField(
@@ -78,7 +78,7 @@ class BidForm(FlaskForm):
     )
     suit = RadioField(
         "Suit",
-        choices=[(suit, f"{SUIT_SYMBOLS[suit]} {SUIT_NAMES[suit]}") for suit in SUITS],
+        choices=[SelectChoice(suit, f"{SUIT_SYMBOLS[suit]} {SUIT_NAMES[suit]}") for suit in SUITS],
         validators=[InputRequired("Pick the trump suit.")],
     )
 
@@ -133,7 +133,9 @@ class CountForm(FlaskForm):
 
 
 class ModeForm(FlaskForm):
-    mode = RadioField(choices=[("quick", "Quick"), ("exact", "Exact")], validators=[InputRequired()])
+    mode = RadioField(
+        choices=[SelectChoice("quick", "Quick"), SelectChoice("exact", "Exact")], validators=[InputRequired()]
+    )
 
 
 class SaveForm(FlaskForm):

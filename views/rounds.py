@@ -9,7 +9,7 @@ import tally
 from forms import (
     CARD_CHOICES, ActionForm, BidForm, CardForm, CountForm, ModeForm, SaveForm, TargetForm,
 )
-from scoring import DECK, RANKS, SUIT_SYMBOLS
+from scoring import DECK, RANKS, SUIT_SYMBOLS, GameError
 from store import games as game_store
 from store import rounds as round_store
 from store import write
@@ -310,6 +310,12 @@ def round_save(token, game_id, number):
             if not problems:
                 round_store.mark_saved(db, entry, tally.scores_to_save(entry))
                 _update_result(db, game)
+    except GameError as error:
+        # A correction that would end the game before rounds already saved after it.
+        return _page(
+            token, game_id, number, status=409,
+            notice=f"{error}: undo the later rounds first, then save this correction.",
+        )
     except RoundConflict:
         return _page(
             token, game_id, number, status=409,

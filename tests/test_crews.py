@@ -1,0 +1,95 @@
+"""Starting a crew, its private link and QR code, and the crews a browser remembers."""
+import re
+
+import pytest
+
+
+def test_home_offers_to_start_a_crew(client):
+    page = client.get("/").get_data(as_text=True)
+    assert "Start a crew" in page
+    assert 'name="name"' in page
+
+
+def test_starting_a_crew_goes_to_its_private_link(client):
+    response = client.post("/crews", data={"name": "Thursday crew"})
+    assert response.status_code == 303
+    token = re.fullmatch(r"/c/([A-Za-z0-9_-]+)/", response.headers["Location"]).group(1)
+    assert len(token) >= 22  # at least 128 bits of base64
+    page = client.get(response.headers["Location"]).get_data(as_text=True)
+    assert "Thursday crew" in page
+    assert "<svg" in page  # the join QR code
+    assert f"/c/{token}/" in page
+
+
+def test_htmx_start_redirects_the_whole_page(client):
+    response = client.post("/crews", data={"name": "Crew"}, headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    assert response.headers["HX-Redirect"].startswith("/c/")
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("", "Enter a name."),
+        ("   ", "Enter a name."),
+        ("x" * 41, "A name is at most 40 characters."),
+        ("bad\x07name", "A name cannot contain control characters."),
+    ],
+)
+def test_bad_crew_name_is_refused_next_to_the_field(client, name, message):
+    response = client.post("/crews", data={"name": name})
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert message in page
+    assert 'aria-invalid="true"' in page
+
+
+def test_a_wrong_token_is_a_plain_404(client, table):
+    table.start_crew()
+    assert client.get("/c/not-a-real-token/").status_code == 404
+    assert client.get("/c/not-a-real-token/games/new").status_code == 404
+
+
+def test_the_browser_remembers_crews_it_opened(client, app, table):
+    url = table.start_crew("Dana's table")
+    client.get(url)
+    assert "Dana&#39;s table" in client.get("/").get_data(as_text=True)
+    stranger = app.test_client()
+    assert "Dana" not in stranger.get("/").get_data(as_text=True)
+
+
+def test_crew_names_are_escaped(client, table):
+    url = table.start_crew("<script>alert(1)</script>")
+    page = client.get(url).get_data(as_text=True)
+    assert "<script>alert(1)</script>" not in page
+    assert "&lt;script&gt;" in page
+
+
+def test_csrf_is_on_and_a_missing_token_gets_a_friendly_page(tmp_path):
+    from app import create_app
+
+    app = create_app({"DATABASE": str(tmp_path / "c.db"), "SECRET_KEY": "k", "TESTING": True})
+    client = app.test_client()
+    response = client.post("/crews", data={"name": "No token"})
+    assert response.status_code == 400
+    page = response.get_data(as_text=True)
+    assert "Reload to continue" in page
+    assert "No token" not in page
+
+
+def test_csrf_token_in_the_htmx_header_is_accepted(tmp_path):
+    from app import create_app
+
+    app = create_app({"DATABASE": str(tmp_path / "c.db"), "SECRET_KEY": "k", "TESTING": True})
+    client = app.test_client()
+    page = client.get("/").get_data(as_text=True)
+    token = re.search(r'"X-CSRFToken": "([^"]+)"', page).group(1)
+    response = client.post(
+        "/crews", data={"name": "Header crew"}, headers={"HX-Request": "true", "X-CSRFToken": token}
+    )
+    assert response.status_code == 200
+    assert response.headers["HX-Redirect"].startswith("/c/")
+
+
+def test_csrf_token_outlives_a_game_night(app):
+    assert app.config["WTF_CSRF_TIME_LIMIT"] >= 12 * 3600

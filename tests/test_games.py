@@ -1,0 +1,97 @@
+"""New games, the scoreboard, rematch, and games kept apart between crews."""
+import re
+
+import pytest
+
+
+def test_new_game_form_offers_known_players(client, table):
+    table.start_game()
+    page = client.get(table.crew_url + "games/new").get_data(as_text=True)
+    for name in table.names:
+        assert f'<option value="{name}">' in page
+
+
+def test_a_new_game_shows_its_scoreboard(client, table):
+    url = table.start_game(first_dealer=2)
+    page = client.get(url).get_data(as_text=True)
+    for name in table.names:
+        assert name in page
+    assert page.count("250 to go") == 4
+    assert "Round 1: <strong>Cleo</strong> deals,\n      <strong>Dan</strong> bids first." in page
+    assert "Start round 1" in page
+
+
+def test_known_players_are_reused_whatever_their_case(app, client, table):
+    table.start_game()
+    table.start_game(names=["ann", "BEN", "Cleo", "Eve"])
+    from store import connect
+
+    db = connect(app.config["DATABASE"])
+    assert [row["name"] for row in db.query("SELECT name FROM players ORDER BY id")] == [
+        "Ann", "Ben", "Cleo", "Dan", "Eve",
+    ]
+
+
+def _post_game(client, table, **changes):
+    table.start_crew()
+    data = {"player_0": "Ann", "player_1": "Ben", "player_2": "Cleo", "player_3": "Dan",
+            "first_dealer": "0", "goal": "250", "goal_other": ""}
+    data.update(changes)
+    return client.post(table.crew_url + "games", data=data)
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"player_1": ""}, "Enter a name."),
+        ({"player_2": "x" * 41}, "A name is at most 40 characters."),
+        ({"player_3": "ann"}, "ann is already in seat 1."),
+        ({"goal": "other"}, "Enter the number of points to play to."),
+        ({"goal": "other", "goal_other": "0"}, "Pick a goal from 1 to 100000."),
+        ({"goal": "other", "goal_other": "lots"}, "Not a valid integer value."),
+        ({"goal": "1000"}, "Not a valid choice."),
+        ({"first_dealer": "4"}, "Not a valid choice."),
+    ],
+)
+def test_bad_new_game_input_is_refused_next_to_the_field(client, table, changes, message):
+    response = _post_game(client, table, **changes)
+    assert response.status_code == 422
+    assert message in response.get_data(as_text=True)
+
+
+def test_a_fifth_player_is_not_seated(client, table):
+    response = _post_game(client, table, player_4="Eve")
+    assert response.status_code == 303
+    assert "Eve" not in client.get(response.headers["Location"]).get_data(as_text=True)
+
+
+def test_other_goal(client, table):
+    url = table.start_game(goal="other", goal_other="120")
+    page = client.get(url).get_data(as_text=True)
+    assert "Playing to 120" in page
+    assert page.count("120 to go") == 4
+
+
+def test_a_game_of_another_crew_is_not_found(client, table):
+    url = table.start_game()
+    game_id = url.rsplit("/", 1)[1]
+    other = table.start_crew("Other crew")
+    assert client.get(f"{other}games/{game_id}").status_code == 404
+    assert client.post(f"{other}games/{game_id}/rounds").status_code == 404
+    assert client.get(table.crew_url + "games/999").status_code == 404
+
+
+def test_rematch_keeps_seats_and_moves_the_deal_on(client, table):
+    table.start_game(first_dealer=3)
+    response = client.post(table.game_url + "/rematch")
+    assert response.status_code == 303
+    page = client.get(response.headers["Location"]).get_data(as_text=True)
+    assert re.search(r"Round 1: <strong>Ann</strong> deals", page)
+    assert response.headers["Location"] != table.game_url
+
+
+def test_crew_page_lists_its_games(client, table):
+    table.start_game()
+    page = client.get(table.crew_url).get_data(as_text=True)
+    assert "Ann · Ben · Cleo · Dan" in page
+    assert "to 250 · playing" in page

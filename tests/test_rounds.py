@@ -1,0 +1,315 @@
+"""Entering a round step by step, its check, saving, conflicts, corrections, undo and restore."""
+import re
+
+import pytest
+
+from store import connect
+
+# A round where the targets make four of a kind: Ann 160, Ben 80, Cleo 80, Dan 80.
+BIG_TARGETS = ["4S", "2S", "3S", "5S"]
+BIG_COUNTS = [{"4": 3, "K": 4, "Q": 4}, {"2": 2, "J": 4}, {"3": 3}, {"5": 3}]
+
+
+def text(response):
+    return response.get_data(as_text=True)
+
+
+def notice(response):
+    found = re.search(r'<p class="notice" role="alert">([^<]*)</p>', text(response))
+    return found.group(1).replace("&#39;", "'") if found else None
+
+
+def stored_rounds(app):
+    db = connect(app.config["DATABASE"])
+    return list(db.query("SELECT number, revision, status FROM rounds ORDER BY id"))
+
+
+def exact_round(client, table, url):
+    """A real 52-card deal entered card by card: Ann 25 (the rule book's first example)."""
+    client.post(url + "/mode", data={"mode": "exact"})
+    client.post(url + "/bid", data={"bidder": "1", "number": "2", "suit": "S"})
+    piles = [
+        ("10S", "3C 3D 4H 6S 9C 9D JC JD JH QS AH AD"),
+        ("QH", "QD QC KD KH KC KS AC AS 10D 10H 10C JS"),
+        ("2C", "2D 2H 2S 3H 3S 4D 4C 4S 5D 5H 5C 5S"),
+        ("7D", None),
+    ]
+    for seat, (target, _) in enumerate(piles):
+        assert client.post(url + f"/hands/{seat}/target", data={"target": target}).status_code == 200
+    for seat, (_, cards) in enumerate(piles):
+        if cards:
+            for card in cards.split():
+                assert client.post(url + f"/hands/{seat}/cards", data={"add": card}).status_code == 200
+    return client.post(url + "/hands/3/remaining")
+
+
+def test_round_page_shows_dealer_and_first_bidder(client, table):
+    table.start_game(first_dealer=3)
+    page = text(client.get(table.start_round()))
+    assert re.search(r"Deals</span><span class=\"big\">Dan<", page)
+    assert re.search(r"Bids first</span><span class=\"big\">Ann<", page)
+
+
+def test_dealer_moves_clockwise_each_round(client, table):
+    table.start_game(first_dealer=0)
+    table.enter_quick_round(BIG_TARGETS, BIG_COUNTS)
+    page = text(client.get(table.game_url))
+    assert "Round 2: <strong>Ben</strong> deals,\n      <strong>Cleo</strong> bids first." in page
+
+
+def test_bid_shows_trump_and_who_leads(client, table):
+    table.start_game()
+    url = table.start_round()
+    response = client.post(url + "/bid", data={"bidder": "2", "number": "3", "suit": "H"})
+    assert response.status_code == 200
+    assert "Cleo won with Three Hearts and leads." in text(response)
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"bidder": "1", "number": "0", "suit": "S"}, "A bid is a number from 1 to 13."),
+        ({"bidder": "1", "number": "14", "suit": "S"}, "A bid is a number from 1 to 13."),
+        ({"bidder": "1", "number": "", "suit": "S"}, "Enter the number bid."),
+        ({"bidder": "1", "number": "2", "suit": ""}, "Pick the trump suit."),
+        ({"bidder": "1", "number": "2", "suit": "X"}, "Not a valid choice."),
+        ({"bidder": "", "number": "2", "suit": "S"}, "Who won the bid?"),
+        ({"bidder": "4", "number": "2", "suit": "S"}, "Not a valid choice."),
+    ],
+)
+def test_bad_bid_is_refused_next_to_the_field(client, table, data, message):
+    table.start_game()
+    url = table.start_round()
+    response = client.post(url + "/bid", data=data)
+    assert response.status_code == 422
+    assert message in text(response)
+    assert "Trump" not in text(client.get(url))
+
+
+def test_everyone_passed_records_a_redeal_with_the_same_dealer(app, client, table):
+    table.start_game(first_dealer=1)
+    url = table.start_round()
+    client.post(url + "/bid", data={"bidder": "1", "number": "2", "suit": "S"})
+    response = client.post(url + "/redeal")
+    assert "Everyone passed: same dealer" in text(response)
+    page = text(response)
+    assert "Redeals this round: 1" in page
+    assert "Trump" not in page
+    assert re.search(r"Deals</span><span class=\"big\">Ben<", page)
+
+
+@pytest.mark.parametrize(
+    ("target", "message"),
+    [("ZZ", "'ZZ' is not a card"), ("1S", "'1S' is not a card"), ("J", "'J' has no suit")],
+)
+def test_bad_target_card_is_refused_next_to_the_field(client, table, target, message):
+    table.start_game()
+    url = table.start_round()
+    response = client.post(url + "/hands/0/target", data={"target": target})
+    assert response.status_code == 422
+    assert message in text(response).replace("&#39;", "'")
+
+
+def test_quick_breakdown_updates_with_each_tap(client, table):
+    table.start_game()
+    url = table.start_round()
+    client.post(url + "/hands/0/target", data={"target": "10S"})
+    for rank in ["3", "3", "4", "6", "9", "9", "J", "J", "J", "Q", "A", "A"]:
+        response = client.post(url + "/hands/0/counts", data={"up": rank}, headers={"HX-Request": "true"})
+    page = text(response)
+    assert page.startswith('\n<div id="round-main"') or page.lstrip().startswith('<div id="round-main"')
+    assert "<html" not in page  # a fragment, not a page
+    for line in ["Pair of 3s: −15", "Pair of 9s: +5", "Three Jacks: 2 × 10 = +20", "Pair of Aces: +15"]:
+        assert line in page
+    assert '<strong class="big">25</strong>' in page
+    response = client.post(url + "/hands/0/counts", data={"down": "J"}, headers={"HX-Request": "true"})
+    assert "Pair of Jacks: +10" in text(response)
+    assert '<strong class="big">15</strong>' in text(response)
+
+
+def test_quick_mode_refuses_a_fifth_card_of_a_rank_in_one_pile(client, table):
+    table.start_game()
+    url = table.start_round()
+    client.post(url + "/hands/0/target", data={"target": "JS"})
+    for _ in range(3):
+        assert client.post(url + "/hands/0/counts", data={"up": "J"}).status_code == 200
+    response = client.post(url + "/hands/0/counts", data={"up": "J"})
+    assert response.status_code == 409
+    assert "4 Jacks" in notice(response)
+    assert "Four Jacks with your target: 80" in text(response)
+
+
+def test_quick_mode_reports_more_than_four_of_a_rank_across_the_table(client, table):
+    table.start_game()
+    url = table.enter_quick_round(
+        BIG_TARGETS, [{"4": 3}, {"K": 3}, {"K": 2}, {}], save=False
+    )
+    page = text(client.get(url))
+    assert "There are 5 Kings across the table (piles and targets); the deck has 4." in page
+    response = client.post(url + "/save", data={"version": table.version(url)})
+    assert response.status_code == 422
+    assert "cannot be saved yet" in notice(response)
+
+
+def test_quick_round_saves_and_totals_follow(app, client, table):
+    table.start_game()
+    table.enter_quick_round(BIG_TARGETS, BIG_COUNTS)
+    page = text(client.get(table.game_url))
+    assert re.findall(r'<span class="total">([^<]+)</span>', page) == ["160", "80", "80", "80"]
+    assert "90 to go" in page and page.count("170 to go") == 3
+    assert "Round 1 saved." in page
+    assert stored_rounds(app) == [{"number": 1, "revision": 1, "status": "scored"}]
+
+
+def test_exact_round_with_a_real_deal_scores_every_pile(app, client, table):
+    table.start_game()
+    url = table.start_round()
+    response = exact_round(client, table, url)
+    assert response.status_code == 200
+    page = text(response)
+    assert "Everything adds up. Scores: Ann 25 · Ben 115 · Cleo −25 · Dan 115" in page
+    response = client.post(url + "/save", data={"version": table.version(url)})
+    assert response.status_code == 303
+    breakdown = text(client.get(url))
+    assert "Three Jacks: 2 × 10 = +20" in breakdown
+    assert "Singles score nothing: 4, 6, 10, Q" in breakdown
+
+
+def test_exact_mode_refuses_a_card_already_in_another_pile(client, table):
+    table.start_game()
+    url = table.start_round()
+    client.post(url + "/mode", data={"mode": "exact"})
+    client.post(url + "/hands/0/cards", data={"add": "7H"})
+    response = client.post(url + "/hands/1/cards", data={"add": "7h"})
+    assert response.status_code == 409
+    assert notice(response) == "7♥ is already in Ann's pile."
+    response = client.post(url + "/hands/2/target", data={"target": "7H"})
+    assert response.status_code == 409
+    assert notice(response) == "7♥ is already in Ann's pile."
+
+
+def test_exact_mode_cannot_save_until_the_deck_is_accounted_for(app, client, table):
+    table.start_game()
+    url = table.start_round()
+    client.post(url + "/mode", data={"mode": "exact"})
+    client.post(url + "/bid", data={"bidder": "0", "number": "1", "suit": "D"})
+    for seat, target in enumerate(["10S", "QH", "2C", "7D"]):
+        client.post(url + f"/hands/{seat}/target", data={"target": target})
+    for card in ["3C", "3D", "4H", "6S", "9C"]:
+        client.post(url + "/hands/0/cards", data={"add": card})
+    page = text(client.get(url))
+    assert "Ann&#39;s pile has 5 cards: a pile is whole tricks, so 0, 4, 8 … 48 cards." in page
+    assert "Not yet in any pile or target (43)" in page
+    assert re.search(r'<button class="button primary wide" type="submit" disabled>Save round 1', page)
+    response = client.post(url + "/save", data={"version": table.version(url)})
+    assert response.status_code == 422
+    assert [row["status"] for row in stored_rounds(app)] == ["entering"]
+
+
+def test_switching_exact_to_quick_keeps_the_ranks(client, table):
+    table.start_game()
+    url = table.start_round()
+    client.post(url + "/mode", data={"mode": "exact"})
+    client.post(url + "/hands/0/target", data={"target": "JS"})
+    for card in ["JH", "JD", "2C", "2D"]:
+        client.post(url + "/hands/0/cards", data={"add": card})
+    page = text(client.post(url + "/mode", data={"mode": "quick"}))
+    assert "Three Jacks with your target: 40" in page
+    assert "Pair of 2s: −15" in page
+
+
+def test_a_stale_save_gets_a_message_and_changes_nothing(app, client, table):
+    table.start_game()
+    url = table.enter_quick_round(BIG_TARGETS, BIG_COUNTS, save=False)
+    stale = table.version(url)
+    client.post(url + "/hands/3/counts", data={"up": "A"})  # another phone taps meanwhile
+    response = client.post(url + "/save", data={"version": stale})
+    assert response.status_code == 409
+    assert "changed on another phone" in notice(response)
+    assert [row["status"] for row in stored_rounds(app)] == ["entering"]
+
+
+def test_a_double_save_records_one_round(app, client, table):
+    table.start_game()
+    url = table.enter_quick_round(BIG_TARGETS, BIG_COUNTS, save=False)
+    version = table.version(url)
+    assert client.post(url + "/save", data={"version": version}).status_code == 303
+    second = client.post(url + "/save", data={"version": version})
+    assert second.status_code == 409
+    assert "nothing was overwritten" in notice(second)
+    assert "Undo this round" in text(second)  # the current data: the saved round
+    assert stored_rounds(app) == [{"number": 1, "revision": 1, "status": "scored"}]
+
+
+def test_starting_a_round_twice_opens_one(app, client, table):
+    table.start_game()
+    assert table.start_round() == table.start_round()
+    assert len(stored_rounds(app)) == 1
+
+
+def test_tapping_a_saved_round_is_refused(client, table):
+    table.start_game()
+    url = table.enter_quick_round(BIG_TARGETS, BIG_COUNTS)
+    response = client.post(url + "/hands/0/counts", data={"up": "A"})
+    assert response.status_code == 409
+    assert "no longer open for entry" in notice(response)
+
+
+def test_a_correction_is_prefilled_and_later_totals_follow(app, client, table):
+    table.start_game()
+    first = table.enter_quick_round(BIG_TARGETS, BIG_COUNTS)
+    table.enter_quick_round(BIG_TARGETS, [{}, {}, {}, {"A": 2}])
+    assert client.post(first + "/correct").status_code == 303
+    page = text(client.get(first))
+    assert "Save correction" in page
+    assert "Four 4s with your target: 80" in page  # pre-filled from the saved round
+    client.post(first + "/hands/0/counts", data={"down": "K"})
+    response = client.post(first + "/save", data={"version": table.version(first)})
+    assert response.status_code == 303
+    board = text(client.get(table.game_url))
+    assert re.findall(r'<span class="total">([^<]+)</span>', board) == ["140", "80", "80", "95"]
+    history = text(client.get(first))
+    assert "correction started" in history and "corrected" in history
+    assert [row["status"] for row in stored_rounds(app)] == ["replaced", "scored", "scored"]
+
+
+def test_a_discarded_correction_leaves_the_round_as_it_was(client, table):
+    table.start_game()
+    url = table.enter_quick_round(BIG_TARGETS, BIG_COUNTS)
+    client.post(url + "/correct")
+    client.post(url + "/hands/0/counts", data={"down": "K"})
+    client.post(url + "/discard")
+    board = text(client.get(table.game_url))
+    assert re.findall(r'<span class="total">([^<]+)</span>', board) == ["160", "80", "80", "80"]
+
+
+def test_undo_the_last_round_and_restore_it(app, client, table):
+    table.start_game()
+    url = table.enter_quick_round(BIG_TARGETS, BIG_COUNTS)
+    response = client.post(url + "/delete")
+    assert response.status_code == 303
+    board = text(client.get(table.game_url))
+    assert re.findall(r'<span class="total">([^<]+)</span>', board) == ["0", "0", "0", "0"]
+    assert "Round 1 undone" in board
+    page = text(client.get(url))
+    assert "This round was undone" in page and "Restore round 1" in page
+    assert client.post(url + "/restore").status_code == 303
+    board = text(client.get(table.game_url))
+    assert re.findall(r'<span class="total">([^<]+)</span>', board) == ["160", "80", "80", "80"]
+    history = text(client.get(url))
+    assert "undone" in history and "restored" in history
+
+
+def test_only_the_last_round_can_be_undone(client, table):
+    table.start_game()
+    first = table.enter_quick_round(BIG_TARGETS, BIG_COUNTS)
+    table.enter_quick_round(BIG_TARGETS, [{}, {}, {}, {}])
+    response = client.post(first + "/delete")
+    assert response.status_code == 409
+    assert notice(response) == "Only the last round can be undone."
+
+
+def test_a_round_that_does_not_exist_is_404(client, table):
+    table.start_game()
+    assert client.get(table.game_url + "/rounds/7").status_code == 404
+    assert client.get(table.game_url + "/rounds/1/hands/9").status_code == 404
