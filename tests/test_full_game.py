@@ -1,0 +1,67 @@
+"""Whole games through HTTP: to the winner, a tie at the top that plays on, and the end of a game."""
+import re
+
+from test_rounds import BIG_COUNTS, BIG_TARGETS, notice, text
+
+ALL_EIGHTY = [{"4": 3}, {"2": 3}, {"3": 3}, {"5": 3}]  # each target made four of a kind
+NOTHING = [{}, {}, {}, {}]
+
+
+def totals(client, table):
+    return re.findall(r'<span class="total">([^<]+)</span>', text(client.get(table.game_url)))
+
+
+def test_a_game_to_250_ends_with_a_winner(app, client, table):
+    table.start_game()
+    table.enter_quick_round(BIG_TARGETS, BIG_COUNTS)
+    board = text(client.get(table.game_url))
+    assert "wins!" not in board
+    table.enter_quick_round(BIG_TARGETS, BIG_COUNTS)
+    board = text(client.get(table.game_url))
+    assert "Ann wins!" in board
+    standings = re.search(r'<ol class="standings">(.*?)</ol>', board, re.S).group(1)
+    assert re.findall(r'<span class="name">(\w+)</span> <span class="total">(\d+)</span>', standings) == [
+        ("Ann", "320"), ("Ben", "160"), ("Cleo", "160"), ("Dan", "160"),
+    ]
+    assert "Start round 3" not in board
+    assert "Rematch" in board
+    response = client.post(table.game_url + "/rounds")
+    assert response.status_code == 303
+    assert "The game is over" in text(client.get(table.game_url))
+    assert client.get(table.game_url + "/rounds/3").status_code == 404
+
+
+def test_undoing_the_winning_round_reopens_the_game(client, table):
+    table.start_game()
+    table.enter_quick_round(BIG_TARGETS, BIG_COUNTS)
+    last = table.enter_quick_round(BIG_TARGETS, BIG_COUNTS)
+    client.post(last + "/delete")
+    board = text(client.get(table.game_url))
+    assert "wins!" not in board
+    assert "Start round 2" in board
+
+
+def test_a_tie_at_the_top_plays_on_until_one_player_leads(client, table):
+    table.start_game(goal="other", goal_other="100")
+    table.enter_quick_round(BIG_TARGETS, ALL_EIGHTY)
+    table.enter_quick_round(BIG_TARGETS, ALL_EIGHTY)
+    board = text(client.get(table.game_url))
+    assert "Tie at the top: play on" in board
+    assert "Start round 3" in board
+    table.enter_quick_round(BIG_TARGETS, [{}, {}, {}, {"A": 2}])
+    board = text(client.get(table.game_url))
+    assert "Dan wins!" in board
+    assert totals(client, table)[:4] == ["175", "160", "160", "160"]
+
+
+def test_a_correction_that_would_end_the_game_early_is_refused(client, table):
+    table.start_game(goal="other", goal_other="200")
+    first = table.enter_quick_round(BIG_TARGETS, BIG_COUNTS)
+    table.enter_quick_round(BIG_TARGETS, NOTHING)
+    client.post(first + "/correct")
+    for rank in ["A", "A", "A", "A"]:
+        client.post(first + "/hands/0/counts", data={"up": rank})
+    response = client.post(first + "/save", data={"version": table.version(first)})
+    assert response.status_code == 409
+    assert "undo the later rounds first" in notice(response)
+    assert totals(client, table)[:4] == ["160", "80", "80", "80"]
