@@ -5,7 +5,7 @@ from flask_wtf import FlaskForm
 from wtforms import HiddenField, IntegerField, RadioField, SelectChoice, StringField
 from wtforms.validators import InputRequired, NumberRange, Optional, ValidationError
 
-from scoring import DECK, SUITS, SUIT_NAMES, SUIT_SYMBOLS, CardError, parse_card, parse_rank
+from scoring import DECK, SUITS, HouseRules, SUIT_NAMES, SUIT_SYMBOLS, CardError, parse_card, parse_rank
 
 NAME_MAX = 40
 SEATS = [SelectChoice(str(seat), f"Seat {seat + 1}") for seat in range(4)]
@@ -30,12 +30,9 @@ class CrewForm(FlaskForm):
     name = StringField("Crew name", validators=[check_name])
 
 
-class GameForm(FlaskForm):
-    player_0 = StringField("Seat 1", validators=[check_name])
-    player_1 = StringField("Seat 2", validators=[check_name])
-    player_2 = StringField("Seat 3", validators=[check_name])
-    player_3 = StringField("Seat 4", validators=[check_name])
-    first_dealer = RadioField("Who deals first", choices=SEATS, default="0")
+class HouseRulesForm(FlaskForm):
+    """The house rules: a crew's defaults, and the same fields on each new game."""
+
     goal = RadioField(
         "Play to",
         choices=[SelectChoice("250"), SelectChoice("500", "500 (long game)"), SelectChoice("other", "Other")],
@@ -45,12 +42,64 @@ class GameForm(FlaskForm):
         "Other goal",
         validators=[Optional(), NumberRange(min=1, max=100000, message="Pick a goal from 1 to 100000.")],
     )
+    tie_rule = RadioField(
+        "A tie at the top when the game ends",
+        choices=[SelectChoice("play-on", "Play on (rule book)"), SelectChoice("shared", "Shared win")],
+        default="play-on",
+    )
+    min_bid = IntegerField(
+        "Lowest bid number allowed",
+        default=1,
+        validators=[
+            InputRequired("Enter the lowest bid number."),
+            NumberRange(min=1, max=13, message="A bid is a number from 1 to 13."),
+        ],
+    )
+    redeal_moves_deal = RadioField(
+        "After four passes",
+        choices=[SelectChoice("no", "Same dealer deals again (rule book)"), SelectChoice("yes", "The deal moves on")],
+        default="no",
+    )
+
+    def fill(self, rules):
+        """Pre-fill from a HouseRules value (unless the form was posted)."""
+        if self.is_submitted():
+            return self
+        standard = str(rules.goal) in ("250", "500")
+        self.goal.data = str(rules.goal) if standard else "other"
+        self.goal_other.data = None if standard else rules.goal
+        self.tie_rule.data = rules.tie_rule
+        self.min_bid.data = rules.min_bid
+        self.redeal_moves_deal.data = "yes" if rules.redeal_moves_deal else "no"
+        return self
+
+    def house_rules(self):
+        """The rules as the engine's value."""
+        goal = int(self.goal.data) if self.goal.data != "other" else self.goal_other.data
+        return HouseRules(
+            goal=goal,
+            tie_rule=self.tie_rule.data,
+            min_bid=self.min_bid.data,
+            redeal_moves_deal=self.redeal_moves_deal.data == "yes",
+        )
+
+    def validate(self, extra_validators=None):
+        ok = super().validate(extra_validators)
+        if self.goal.data == "other" and self.goal_other.data is None and not self.goal_other.errors:
+            self.goal_other.errors.append("Enter the number of points to play to.")
+            ok = False
+        return ok
+
+
+class GameForm(HouseRulesForm):
+    player_0 = StringField("Seat 1", validators=[check_name])
+    player_1 = StringField("Seat 2", validators=[check_name])
+    player_2 = StringField("Seat 3", validators=[check_name])
+    player_3 = StringField("Seat 4", validators=[check_name])
+    first_dealer = RadioField("Who deals first", choices=SEATS, default="0")
 
     def names(self):
         return [getattr(self, f"player_{seat}").data for seat in range(4)]
-
-    def chosen_goal(self):
-        return int(self.goal.data) if self.goal.data != "other" else self.goal_other.data
 
     def validate(self, extra_validators=None):
         ok = super().validate(extra_validators)
@@ -61,9 +110,6 @@ class GameForm(FlaskForm):
                 field.errors.append(f"{name} is already in seat {seen[name.casefold()] + 1}.")
                 ok = False
             seen.setdefault((name or "").casefold(), seat)
-        if self.goal.data == "other" and self.goal_other.data is None and not self.goal_other.errors:
-            self.goal_other.errors.append("Enter the number of points to play to.")
-            ok = False
         return ok
 
 

@@ -121,17 +121,27 @@ def standing(game, saved_rounds):
     )
 
 
-def house_rules(game):
-    return HouseRules(goal=game["goal"])
+def house_rules(row):
+    """The house rules stored on a crew or game row, as the engine's value."""
+    return HouseRules(
+        goal=row["goal"],
+        tie_rule=row["tie_rule"],
+        min_bid=row["min_bid"],
+        redeal_moves_deal=bool(row["redeal_moves_deal"]),
+    )
 
 
 def next_dealer(game, saved_rounds):
-    rules = house_rules(game)
+    return dealer_for(game, len(saved_rounds) + 1, sum(row["redeals"] or 0 for row in saved_rounds))
+
+
+def dealer_for(game, number, redeals_so_far):
+    """Who deals round `number` after `redeals_so_far` redeals in the game (this round's included)."""
     return dealer_seat(
         game["first_dealer"],
-        len(saved_rounds) + 1,
-        redeals_before=sum(row["redeals"] or 0 for row in saved_rounds),
-        redeal_moves_deal=rules.redeal_moves_deal,
+        number,
+        redeals_before=redeals_so_far,
+        redeal_moves_deal=house_rules(game).redeal_moves_deal,
     )
 
 

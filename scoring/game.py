@@ -35,6 +35,17 @@ class HouseRules:
             raise GameError(f"Whether a redeal moves the deal is yes or no, not {self.redeal_moves_deal!r}")
 
 
+    def summary(self) -> list[str]:
+        """The rules in force, one short line each, as players say them."""
+        return [
+            f"Play to {self.goal}",
+            "A tie at the top plays on" if self.tie_rule == "play-on" else "A tie at the top is a shared win",
+            f"Bids from {self.min_bid}",
+            "After four passes the deal moves on" if self.redeal_moves_deal
+            else "After four passes the same dealer deals again",
+        ]
+
+
 @dataclass(frozen=True)
 class GameResult:
     """Where a game stands after the rounds played so far."""

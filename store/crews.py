@@ -49,3 +49,12 @@ def player_ids_for_names(db, crew_id, names):
             )
             ids.append(cursor.lastrowid)
     return ids
+
+
+def set_house_rules(crew_id, rules):
+    """Store the crew's house rules; games already started keep their own copy."""
+    with write() as db:
+        db.execute(
+            "UPDATE crews SET goal = ?, tie_rule = ?, min_bid = ?, redeal_moves_deal = ? WHERE id = ?",
+            [rules.goal, rules.tie_rule, rules.min_bid, int(rules.redeal_moves_deal), crew_id],
+        )

@@ -3,14 +3,16 @@ from . import get_db, now, write
 from .crews import player_ids_for_names
 
 
-def create_game(crew_id, names, first_dealer, goal, rematch_of=None):
-    """Store a game with its four seats (players created as needed) and return its id."""
+def create_game(crew_id, names, first_dealer, rules, rematch_of=None):
+    """Store a game with its four seats (players created as needed) and the house rules it is
+    played under, and return its id."""
     with write() as db:
         player_ids = player_ids_for_names(db, crew_id, names)
         cursor = db.execute(
-            "INSERT INTO games (crew_id, created, goal, first_dealer, status, rematch_of)"
-            " VALUES (?, ?, ?, ?, 'playing', ?)",
-            [crew_id, now(), goal, first_dealer, rematch_of],
+            "INSERT INTO games (crew_id, created, goal, tie_rule, min_bid, redeal_moves_deal,"
+            " first_dealer, status, rematch_of) VALUES (?, ?, ?, ?, ?, ?, ?, 'playing', ?)",
+            [crew_id, now(), rules.goal, rules.tie_rule, rules.min_bid,
+             int(rules.redeal_moves_deal), first_dealer, rematch_of],
         )
         game_id = cursor.lastrowid
         for seat, player_id in enumerate(player_ids):

@@ -180,11 +180,12 @@ def set_bid(db, round_id, seat, number, suit):
     touch(db, round_id)
 
 
-def record_redeal(db, round_id):
+def record_redeal(db, round_id, dealer):
+    """Everyone passed: count the redeal, clear the bid, and set who deals the new deal."""
     db.execute(
-        "UPDATE rounds SET redeals = redeals + 1, bid_seat = NULL, bid_number = NULL,"
+        "UPDATE rounds SET redeals = redeals + 1, dealer = ?, bid_seat = NULL, bid_number = NULL,"
         " bid_suit = NULL WHERE id = ?",
-        [round_id],
+        [dealer, round_id],
     )
     log(db, round_id, "redeal", "everyone passed")
     touch(db, round_id)

@@ -24,6 +24,10 @@ def client(app):
     return app.test_client()
 
 
+# What the new game form sends when the house rules are left as they are.
+GAME_DEFAULTS = {"tie_rule": "play-on", "min_bid": "1", "redeal_moves_deal": "no"}
+
+
 class Table:
     """Steps a table takes again and again: a crew, a game, rounds entered through HTTP."""
 
@@ -44,7 +48,7 @@ class Table:
         if self.crew_url is None:
             self.start_crew()
         data = {f"player_{seat}": name for seat, name in enumerate(names or self.names)}
-        data.update(first_dealer=str(first_dealer), goal=goal, goal_other=goal_other)
+        data.update(GAME_DEFAULTS, first_dealer=str(first_dealer), goal=goal, goal_other=goal_other)
         response = self.client.post(self.crew_url + "games", data=data)
         assert response.status_code == 303, response.get_data(as_text=True)
         self.game_url = response.headers["Location"]

@@ -2,6 +2,7 @@
 import re
 
 import pytest
+from conftest import GAME_DEFAULTS
 
 
 def test_new_game_form_offers_known_players(client, table):
@@ -35,7 +36,7 @@ def test_known_players_are_reused_whatever_their_case(app, client, table):
 def _post_game(client, table, **changes):
     table.start_crew()
     data = {"player_0": "Ann", "player_1": "Ben", "player_2": "Cleo", "player_3": "Dan",
-            "first_dealer": "0", "goal": "250", "goal_other": ""}
+            "first_dealer": "0", "goal": "250", "goal_other": "", **GAME_DEFAULTS}
     data.update(changes)
     return client.post(table.crew_url + "games", data=data)
 

@@ -86,3 +86,18 @@ def test_house_rules_are_checked(kwargs):
 
 def test_house_rules_defaults_are_the_rule_book():
     assert HouseRules() == HouseRules(goal=250, tie_rule="play-on", min_bid=1, redeal_moves_deal=False)
+
+
+def test_house_rules_summary_says_the_rules_in_force():
+    assert HouseRules().summary() == [
+        "Play to 250",
+        "A tie at the top plays on",
+        "Bids from 1",
+        "After four passes the same dealer deals again",
+    ]
+    assert HouseRules(goal=500, tie_rule="shared", min_bid=2, redeal_moves_deal=True).summary() == [
+        "Play to 500",
+        "A tie at the top is a shared win",
+        "Bids from 2",
+        "After four passes the deal moves on",
+    ]

@@ -1,8 +1,9 @@
 """Starting a crew, the crew's home page with its join QR code, and remembered crews."""
 import segno
-from flask import Blueprint, abort, g, session, url_for
+from flask import Blueprint, abort, flash, g, session, url_for
 
-from forms import CrewForm
+import tally
+from forms import CrewForm, HouseRulesForm
 from store import crews as crew_store
 from store import games as game_store
 
@@ -51,10 +52,30 @@ def crew_create():
 @bp.get("/c/<token>/")
 def crew_show(token):
     crew = load_crew(token)
+    return _crew_page(crew, HouseRulesForm().fill(tally.house_rules(crew)))
+
+
+@bp.post("/c/<token>/house-rules")
+def house_rules_update(token):
+    """Change the crew's house rules: the next games follow them, recorded games keep theirs."""
+    crew = load_crew(token)
+    form = HouseRulesForm()
+    if not form.validate_on_submit():
+        return _crew_page(crew, form, status=422, block="house_rules")
+    crew_store.set_house_rules(crew["id"], form.house_rules())
+    flash("House rules saved. New games follow them; games already started keep their own.")
+    return see_other(url_for("crews.crew_show", token=token))
+
+
+def _crew_page(crew, rules_form, status=200, block=None):
+    token = crew["token"]
     link = url_for("crews.crew_show", token=token, _external=True)
     qr = segno.make(link, error="m").svg_inline(scale=4, dark="#000", light="#fff")
     return render(
         "crews/show.html",
+        block,
+        status=status,
+        rules_form=rules_form,
         crew=crew,
         link=link,
         qr=qr,

@@ -30,6 +30,7 @@ def scoreboard_context(token, game_id):
         "game": game,
         "rounds": saved,
         "standing": tally.standing(game, saved),
+        "rules": tally.house_rules(game),
         "open_round": round_store.open_round(game_id),
         "action_form": ActionForm(),
     }
@@ -38,7 +39,7 @@ def scoreboard_context(token, game_id):
 @bp.get("/new")
 def game_new(token):
     crew = load_crew(token)
-    form = GameForm()
+    form = GameForm().fill(tally.house_rules(crew))
     return render("games/new.html", crew=crew, form=form, players=crew_store.players(crew["id"]))
 
 
@@ -52,7 +53,7 @@ def game_create(token):
             players=crew_store.players(crew["id"]),
         )
     game_id = game_store.create_game(
-        crew["id"], form.names(), int(form.first_dealer.data), form.chosen_goal()
+        crew["id"], form.names(), int(form.first_dealer.data), form.house_rules()
     )
     return see_other(url_for("games.game_show", token=token, game_id=game_id))
 
@@ -88,10 +89,11 @@ def round_start(token, game_id):
 
 @bp.post("/<int:game_id>/rematch")
 def game_rematch(token, game_id):
-    """A new game with the same seats, goal and the deal moved on one seat."""
+    """A new game with the same seats and house rules, and the deal moved on one seat."""
     crew, game = load_game(token, game_id)
     ActionForm().validate_on_submit() or abort(400)
     new_id = game_store.create_game(
-        crew["id"], game["names"], (game["first_dealer"] + 1) % 4, game["goal"], rematch_of=game_id
+        crew["id"], game["names"], (game["first_dealer"] + 1) % 4, tally.house_rules(game),
+        rematch_of=game_id,
     )
     return see_other(url_for("games.game_show", token=token, game_id=new_id))

@@ -9,7 +9,7 @@ import tally
 from forms import (
     CARD_CHOICES, ActionForm, BidForm, CardForm, CountForm, ModeForm, SaveForm, TargetForm,
 )
-from scoring import DECK, RANKS, SUIT_SYMBOLS, GameError
+from scoring import DECK, RANKS, SUIT_SYMBOLS, Bid, GameError, legal_call_error
 from store import games as game_store
 from store import rounds as round_store
 from store import write
@@ -175,9 +175,16 @@ def hand_show(token, game_id, number, seat):
 
 @bp.post("/bid")
 def bid_update(token, game_id, number):
-    load_game(token, game_id)
+    crew, game = load_game(token, game_id)
     form = BidForm()
-    if not form.validate_on_submit():
+    valid = form.validate_on_submit()
+    if valid:
+        # The house rules may set a higher lowest bid; the engine says whether this one is legal.
+        refused = legal_call_error([], Bid(form.number.data, form.suit.data), tally.house_rules(game).min_bid)
+        if refused:
+            form.number.errors.append(refused)
+            valid = False
+    if not valid:
         return _page(token, game_id, number, status=422, forms={"bid": form})
     try:
         with write() as db:
@@ -190,15 +197,18 @@ def bid_update(token, game_id, number):
 
 @bp.post("/redeal")
 def redeal_create(token, game_id, number):
-    load_game(token, game_id)
+    crew, game = load_game(token, game_id)
     ActionForm().validate_on_submit() or abort(400)
     try:
         with write() as db:
             entry = _open_revision(db, game_id, number)
-            round_store.record_redeal(db, entry["id"])
+            earlier = sum(row["redeals"] or 0 for row in round_store.scored(game_id, db) if row["number"] < number)
+            dealer = tally.dealer_for(game, number, earlier + entry["redeals"] + 1)
+            round_store.record_redeal(db, entry["id"], dealer)
     except RoundConflict:
         return _not_open(token, game_id, number)
-    return _page(token, game_id, number, notice="Everyone passed: same dealer, deal again and bid.")
+    again = "same dealer" if dealer == entry["dealer"] else "the deal moves on"
+    return _page(token, game_id, number, notice=f"Everyone passed: {again}, deal again and bid.")
 
 
 @bp.post("/mode")
