@@ -8,6 +8,7 @@ from pathlib import Path
 from flask import Flask, make_response, render_template, request, url_for
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
+import security
 import store
 from scoring import format_points
 from views import crews, games, rounds, static_files
@@ -47,6 +48,7 @@ def create_app(test_config=None):
         app.config["SECRET_KEY"] = _secret_key(Path(app.config["DATABASE"]).parent)
 
     store.init_app(app)
+    security.init_app(app)
     csrf.init_app(app)
     for blueprint in (static_files.bp, crews.bp, games.bp, rounds.bp):
         app.register_blueprint(blueprint)
