@@ -11,7 +11,7 @@ from flask_wtf.csrf import CSRFError, CSRFProtect
 import security
 import store
 from scoring import format_points
-from views import crews, games, rounds, static_files
+from views import crews, entry, games, rounds, static_files
 from views.render import render_block, wants_fragment
 
 HERE = Path(__file__).resolve().parent
@@ -50,7 +50,7 @@ def create_app(test_config=None):
     store.init_app(app)
     security.init_app(app)
     csrf.init_app(app)
-    for blueprint in (static_files.bp, crews.bp, games.bp, rounds.bp):
+    for blueprint in (static_files.bp, crews.bp, games.bp, rounds.bp, entry.bp):
         app.register_blueprint(blueprint)
 
     @app.errorhandler(CSRFError)

@@ -241,3 +241,16 @@ def set_status(db, round_id, status, action):
     db.execute("UPDATE rounds SET status = ? WHERE id = ?", [status, round_id])
     touch(db, round_id)
     log(db, round_id, action)
+
+
+def lock_open_number(db, game_id, number):
+    """The open revision of a round number, re-read inside the write transaction."""
+    rows = list(
+        db.query(
+            "SELECT id FROM rounds WHERE game_id = ? AND number = ? AND status = 'entering'",
+            [game_id, number],
+        )
+    )
+    if not rows:
+        raise RoundConflict()
+    return lock_open(db, rows[0]["id"])

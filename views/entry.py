@@ -1,0 +1,192 @@
+"""Entering a round step by step: the bid, a redeal, the entry mode, targets, cards and rank counts.
+Each step is saved as it is made, and the engine may refuse a tap that breaks the deck."""
+import copy
+from collections import Counter
+
+from flask import Blueprint, abort
+
+import tally
+from forms import ActionForm, BidForm, CardForm, CountForm, ModeForm, TargetForm
+from scoring import Bid, legal_call_error
+from store import rounds as round_store
+from store import write
+from store.rounds import RoundConflict
+
+from .games import load_game
+from .round_page import remaining_of, round_page, seat_arg
+
+bp = Blueprint("entry", __name__, url_prefix="/c/<token>/games/<int:game_id>/rounds/<int:number>")
+
+
+def not_open(token, game_id, number):
+    return round_page(
+        token, game_id, number, status=409,
+        notice=f"Round {number} is no longer open for entry: it was saved or changed on another "
+        "phone. This is what is stored now.",
+    )
+
+
+def _edit(token, game_id, number, seat, change):
+    """Apply one entry step to the open round, unless the engine refuses it."""
+    crew, game = load_game(token, game_id)
+    try:
+        with write() as db:
+            entry = round_store.lock_open_number(db, game_id, number)
+            after = copy.deepcopy(entry)
+            change(after)
+            refused = tally.refused_change(entry, after, game["names"], seat)
+            if refused is None:
+                _persist(db, entry, after)
+    except RoundConflict:
+        return not_open(token, game_id, number)
+    if refused:
+        return round_page(token, game_id, number, status=409, notice=refused, seat=seat)
+    return round_page(token, game_id, number, seat=seat)
+
+
+def _persist(db, before, after):
+    for old, new in zip(before["hands"], after["hands"]):
+        changed = {key: new[key] for key in ("target", "won", "counts") if old[key] != new[key]}
+        if changed:
+            round_store.set_hand(db, after["id"], new["seat"], **changed)
+
+
+
+@bp.post("/bid")
+def bid_update(token, game_id, number):
+    crew, game = load_game(token, game_id)
+    form = BidForm()
+    valid = form.validate_on_submit()
+    if valid:
+        # The house rules may set a higher lowest bid; the engine says whether this one is legal.
+        refused = legal_call_error([], Bid(form.number.data, form.suit.data), tally.house_rules(game).min_bid)
+        if refused:
+            form.number.errors.append(refused)
+            valid = False
+    if not valid:
+        return round_page(token, game_id, number, status=422, forms={"bid": form})
+    try:
+        with write() as db:
+            entry = round_store.lock_open_number(db, game_id, number)
+            round_store.set_bid(db, entry["id"], int(form.bidder.data), form.number.data, form.suit.data)
+    except RoundConflict:
+        return not_open(token, game_id, number)
+    return round_page(token, game_id, number)
+
+
+@bp.post("/redeal")
+def redeal_create(token, game_id, number):
+    crew, game = load_game(token, game_id)
+    ActionForm().validate_on_submit() or abort(400)
+    try:
+        with write() as db:
+            entry = round_store.lock_open_number(db, game_id, number)
+            earlier = sum(row["redeals"] or 0 for row in round_store.scored(game_id, db) if row["number"] < number)
+            dealer = tally.dealer_for(game, number, earlier + entry["redeals"] + 1)
+            round_store.record_redeal(db, entry["id"], dealer)
+    except RoundConflict:
+        return not_open(token, game_id, number)
+    again = "same dealer" if dealer == entry["dealer"] else "the deal moves on"
+    return round_page(token, game_id, number, notice=f"Everyone passed: {again}, deal again and bid.")
+
+
+@bp.post("/mode")
+def mode_update(token, game_id, number):
+    load_game(token, game_id)
+    form = ModeForm()
+    if not form.validate_on_submit():
+        return round_page(token, game_id, number, status=422, notice="Pick quick or exact entry.")
+    try:
+        with write() as db:
+            entry = round_store.lock_open_number(db, game_id, number)
+            if entry["mode"] != form.mode.data:
+                round_store.set_mode(db, entry["id"], form.mode.data, _converted(entry, form.mode.data))
+    except RoundConflict:
+        return not_open(token, game_id, number)
+    return round_page(token, game_id, number)
+
+
+def _converted(entry, mode):
+    """Hands for the other mode: exact cards become rank counts; counts cannot become cards."""
+    hands = []
+    for hand in entry["hands"]:
+        if mode == "quick":
+            counts = Counter(card.rank for card in tally.engine_hand("exact", hand).won)
+            hands.append({"seat": hand["seat"], "won": [], "counts": dict(counts)})
+        else:
+            hands.append({"seat": hand["seat"], "won": [], "counts": {}})
+    return hands
+
+
+@bp.post("/hands/<int:seat>/target")
+def target_update(token, game_id, number, seat):
+    seat = seat_arg(seat)
+    load_game(token, game_id)
+    form = TargetForm()
+    if not form.validate_on_submit():
+        return round_page(token, game_id, number, status=422, seat=seat, forms={"target": form})
+
+    def change(entry):
+        entry["hands"][seat]["target"] = form.target.data or None
+
+    return _edit(token, game_id, number, seat, change)
+
+
+@bp.post("/hands/<int:seat>/cards")
+def cards_update(token, game_id, number, seat):
+    seat = seat_arg(seat)
+    load_game(token, game_id)
+    form = CardForm()
+    if not form.validate_on_submit():
+        return round_page(token, game_id, number, status=422, seat=seat, notice=_first_error(form))
+
+    def change(entry):
+        won = entry["hands"][seat]["won"]
+        if form.add.data and form.add.data not in won:
+            won.append(form.add.data)
+        if form.remove.data in won:
+            won.remove(form.remove.data)
+
+    return _edit(token, game_id, number, seat, change)
+
+
+@bp.post("/hands/<int:seat>/counts")
+def counts_update(token, game_id, number, seat):
+    seat = seat_arg(seat)
+    load_game(token, game_id)
+    form = CountForm()
+    if not form.validate_on_submit():
+        return round_page(token, game_id, number, status=422, seat=seat, notice=_first_error(form))
+
+    def change(entry):
+        counts = entry["hands"][seat]["counts"]
+        rank = form.up.data or form.down.data
+        counts[rank] = max(counts.get(rank, 0) + (1 if form.up.data else -1), 0)
+
+    return _edit(token, game_id, number, seat, change)
+
+
+@bp.post("/hands/<int:seat>/remaining")
+def remaining_create(token, game_id, number, seat):
+    """Give this pile every card (or rank count) that nobody holds yet."""
+    seat = seat_arg(seat)
+    load_game(token, game_id)
+    ActionForm().validate_on_submit() or abort(400)
+
+    def change(entry):
+        remaining = remaining_of(entry)
+        hand = entry["hands"][seat]
+        if entry["mode"] == "exact":
+            hand["won"] = hand["won"] + remaining
+        else:
+            hand["counts"] = dict(Counter(hand["counts"]) + Counter(remaining))
+
+    return _edit(token, game_id, number, seat, change)
+
+
+
+def _first_error(form):
+    for errors in form.errors.values():
+        if errors:
+            return errors[0]
+    return "That did not work: reload the page and try again."

@@ -1,0 +1,109 @@
+"""The round page's context: what a phone sees of a round being entered or already scored."""
+from collections import Counter
+
+from flask import abort, request
+
+import tally
+from forms import CARD_CHOICES, ActionForm, BidForm, SaveForm, TargetForm
+from scoring import DECK, RANKS, SUIT_SYMBOLS
+from store import rounds as round_store
+
+from .games import load_game
+from .render import render
+
+
+def round_page(token, game_id, number, *, status=200, notice=None, seat=None, forms=None):
+    """The round page, or just its main block for htmx."""
+    crew, game = load_game(token, game_id)
+    entry = round_store.for_number(game_id, number)
+    if entry is None:
+        abort(404)
+    names = game["names"]
+    context = {
+        "crew": crew, "game": game, "entry": entry, "names": names, "notice": notice,
+        "action_form": ActionForm(), "suit_symbols": SUIT_SYMBOLS,
+    }
+    if entry["status"] == round_store.OPEN:
+        seat = seat_arg(seat)
+        problems = tally.problems(entry, names)
+        context.update(
+            seat=seat,
+            problems=problems,
+            seat_problems=[p for p in problems if seat in p.seats],
+            table_problems=[p for p in problems if not p.seats],
+            scores=[tally.pile_score(entry["mode"], hand) for hand in entry["hands"]],
+            dealer=entry["dealer"],
+            first_bidder=tally.dealer_and_first_bidder(entry)[1],
+            bid=tally.bid_of(entry),
+            owners=owners_of(entry, names),
+            # Offered once every target is known, for the last pile of the round.
+            remaining=remaining_of(entry) if all(h["target"] for h in entry["hands"]) else None,
+            card_choices=CARD_CHOICES,
+            deck=DECK,
+            ranks=RANKS,
+            is_correction=entry["revision"] > 1 and has_saved(game_id, number),
+            bid_form=(forms or {}).get("bid") or _bid_form(entry),
+            target_form=(forms or {}).get("target") or TargetForm(target=entry["hands"][seat]["target"]),
+            save_form=SaveForm(version=entry["version"]),
+        )
+    else:
+        saved = round_store.scored(game_id)
+        context.update(
+            breakdowns=[tally.pile_score(entry["mode"], hand) for hand in entry["hands"]],
+            bid=tally.bid_of(entry),
+            first_bidder=tally.dealer_and_first_bidder(entry)[1],
+            history=round_store.history(game_id, number),
+            is_last=bool(saved) and saved[-1]["number"] == number,
+            can_restore=entry["status"] == "deleted" and len(saved) == number - 1
+            and round_store.open_round(game_id) is None,
+        )
+    return render("rounds/show.html", "round_main", status=status, **context)
+
+
+def seat_arg(seat):
+    if seat is None:
+        seat = request.args.get("seat", request.form.get("seat", "0"))
+    try:
+        seat = int(seat)
+    except (TypeError, ValueError):
+        abort(404)
+    if seat not in range(4):
+        abort(404)
+    return seat
+
+
+def _bid_form(entry):
+    form = BidForm(formdata=None)
+    if entry["bid_number"] is not None:
+        form.bidder.data = str(entry["bid_seat"])
+        form.number.data = entry["bid_number"]
+        form.suit.data = entry["bid_suit"]
+    return form
+
+
+def has_saved(game_id, number):
+    return any(row["number"] == number for row in round_store.scored(game_id))
+
+
+def owners_of(entry, names):
+    """Who holds each card in exact entry, for the grid: code -> (seat, 'pile' or 'target')."""
+    owners = {}
+    for hand in entry["hands"]:
+        if hand["target"]:
+            owners[hand["target"]] = (hand["seat"], "target")
+        for code in hand["won"]:
+            owners.setdefault(code, (hand["seat"], "pile"))
+    return owners
+
+
+def remaining_of(entry):
+    """Cards (exact) or rank counts (quick) that no pile or target holds yet."""
+    if entry["mode"] == "exact":
+        taken = set(owners_of(entry, None))
+        return [card.code for card in DECK if card.code not in taken]
+    used = Counter()
+    for hand in entry["hands"]:
+        used.update(hand["counts"])
+        if hand["target"]:
+            used[tally.engine_hand("exact", hand).target.rank] += 1
+    return {rank: 4 - used[rank] for rank in RANKS if used[rank] < 4}
