@@ -56,7 +56,7 @@ def problems(entry, names):
     return found
 
 
-def refused_change(before, after, names, seat):
+def refused_change(before, after, names, seat, hidden=()):
     """The engine's reason to refuse a tap that turns `before` into `after`, or None.
 
     A card already in another pile or used as a target cannot be taken twice, and no pile holds
@@ -69,18 +69,20 @@ def refused_change(before, after, names, seat):
             continue
         if after["mode"] == "quick" and problem.seats != (seat,):
             continue
-        return _already_held(before, problem, names) or problem.message
+        return _already_held(before, problem, names, hidden) or problem.message
     return None
 
 
-def _already_held(before, problem, names):
-    """Say where a refused card already is, which reads better than the state it would create."""
+def _already_held(before, problem, names, hidden):
+    """Say where a refused card already is, which reads better than the state it would create;
+    a hand entered in private on another phone is not named."""
     for card in problem.cards:
         for hand in before["hands"]:
+            owner = "another player's" if hand["seat"] in hidden else f"{names[hand['seat']]}'s"
             if hand["target"] == card.code:
-                return f"{card} is already {names[hand['seat']]}'s target card."
+                return f"{card} is already {owner} target card."
             if card.code in hand["won"]:
-                return f"{card} is already in {names[hand['seat']]}'s pile."
+                return f"{card} is already in {owner} pile."
     return None
 
 

@@ -20,6 +20,8 @@ def _hands(db, round_id):
             "won": (row["won"] or "").split(),
             "counts": json.loads(row["counts"] or "{}"),
             "score": row["score"],
+            "entered_by": row["entered_by"],
+            "done": row["done"],
         }
         for row in rows
     ]
@@ -33,6 +35,14 @@ def load(round_id, db=None):
         return None
     found = rows[0]
     found["hands"] = _hands(db, round_id)
+    found["is_correction"] = found["status"] == OPEN and bool(
+        list(
+            db.query(
+                "SELECT 1 FROM rounds WHERE game_id = ? AND number = ? AND status = 'scored'",
+                [found["game_id"], found["number"]],
+            )
+        )
+    )
     return found
 
 
@@ -99,10 +109,10 @@ def history(game_id, number):
     )
 
 
-def log(db, round_id, action, detail=""):
+def log(db, round_id, action, detail="", by=None):
     db.execute(
-        "INSERT INTO round_changes (round_id, at, action, detail) VALUES (?, ?, ?, ?)",
-        [round_id, now(), action, detail],
+        "INSERT INTO round_changes (round_id, at, action, detail, by) VALUES (?, ?, ?, ?, ?)",
+        [round_id, now(), action, detail, by],
     )
 
 
@@ -117,7 +127,7 @@ def _next_revision(db, game_id, number):
     return rows[0]["next"]
 
 
-def start(db, game_id, number, dealer, mode="quick"):
+def start(db, game_id, number, dealer, mode="quick", by=None):
     """Open a new round for entry and return its id."""
     stamp = now()
     cursor = db.execute(
@@ -128,11 +138,12 @@ def start(db, game_id, number, dealer, mode="quick"):
     round_id = cursor.lastrowid
     for seat in range(4):
         db.execute("INSERT INTO hands (round_id, seat) VALUES (?, ?)", [round_id, seat])
-    log(db, round_id, "started")
+    log(db, round_id, "started", by=by)
+    touch(db, round_id)
     return round_id
 
 
-def start_correction(db, saved):
+def start_correction(db, saved, by=None):
     """Open a new revision of a saved round, pre-filled from it, and return its id."""
     stamp = now()
     cursor = db.execute(
@@ -151,7 +162,8 @@ def start_correction(db, saved):
         " SELECT ?, seat, target, won, counts FROM hands WHERE round_id = ?",
         [round_id, saved["id"]],
     )
-    log(db, round_id, "correction started", f"from revision {saved['revision']}")
+    log(db, round_id, "correction started", f"from revision {saved['revision']}", by)
+    touch(db, round_id)
     return round_id
 
 
@@ -167,8 +179,13 @@ def lock_open(db, round_id, version=None):
 
 
 def touch(db, round_id):
+    """Mark the round, and so its game, changed: phones following the game fetch it again."""
     db.execute(
         "UPDATE rounds SET version = version + 1, updated = ? WHERE id = ?", [now(), round_id]
+    )
+    db.execute(
+        "UPDATE games SET version = version + 1 WHERE id = (SELECT game_id FROM rounds WHERE id = ?)",
+        [round_id],
     )
 
 
@@ -180,14 +197,14 @@ def set_bid(db, round_id, seat, number, suit):
     touch(db, round_id)
 
 
-def record_redeal(db, round_id, dealer):
+def record_redeal(db, round_id, dealer, by=None):
     """Everyone passed: count the redeal, clear the bid, and set who deals the new deal."""
     db.execute(
         "UPDATE rounds SET redeals = redeals + 1, dealer = ?, bid_seat = NULL, bid_number = NULL,"
         " bid_suit = NULL WHERE id = ?",
         [dealer, round_id],
     )
-    log(db, round_id, "redeal", "everyone passed")
+    log(db, round_id, "redeal", "everyone passed", by)
     touch(db, round_id)
 
 
@@ -199,16 +216,19 @@ def set_mode(db, round_id, mode, hands):
     touch(db, round_id)
 
 
-def set_hand(db, round_id, seat, *, target=..., won=..., counts=...):
-    """Update the given fields of one hand (ellipsis means leave as it is)."""
-    fields = {}
+def set_hand(db, round_id, seat, *, target=..., won=..., counts=..., entered_by=...):
+    """Update the given fields of one hand (ellipsis means leave as it is); a changed hand is
+    no longer marked as all in."""
+    fields = {"done": None}
+    if entered_by is not ...:
+        fields["entered_by"] = entered_by
     if target is not ...:
         fields["target"] = target
     if won is not ...:
         fields["won"] = " ".join(won)
     if counts is not ...:
         fields["counts"] = json.dumps({rank: n for rank, n in counts.items() if n}) if counts else None
-    if fields:
+    if len(fields) > 1:
         assignments = ", ".join(f"{name} = ?" for name in fields)
         db.execute(
             f"UPDATE hands SET {assignments} WHERE round_id = ? AND seat = ?",
@@ -217,7 +237,16 @@ def set_hand(db, round_id, seat, *, target=..., won=..., counts=...):
         touch(db, round_id)
 
 
-def mark_saved(db, entered, scores):
+def mark_done(db, round_id, seat, done):
+    """Mark a hand as all in (or not any more)."""
+    db.execute(
+        "UPDATE hands SET done = ? WHERE round_id = ? AND seat = ?",
+        [now() if done else None, round_id, seat],
+    )
+    touch(db, round_id)
+
+
+def mark_saved(db, entered, scores, by=None):
     """Make an open revision the round's saved one, replacing any earlier saved revision."""
     replaced = list(
         db.query(
@@ -234,13 +263,19 @@ def mark_saved(db, entered, scores):
             [score, entered["id"], seat],
         )
     touch(db, entered["id"])
-    log(db, entered["id"], "corrected" if replaced else "saved", " · ".join(map(str, scores)))
+    after = " · ".join(map(str, scores))
+    if replaced:
+        before = [row["score"] for row in db.query(
+            "SELECT score FROM hands WHERE round_id = ? ORDER BY seat", [replaced[0]["id"]])]
+        log(db, entered["id"], "corrected", f"{' · '.join(map(str, before))} → {after}", by)
+    else:
+        log(db, entered["id"], "saved", after, by)
 
 
-def set_status(db, round_id, status, action):
+def set_status(db, round_id, status, action, by=None):
     db.execute("UPDATE rounds SET status = ? WHERE id = ?", [status, round_id])
     touch(db, round_id)
-    log(db, round_id, action)
+    log(db, round_id, action, by=by)
 
 
 def lock_open_number(db, game_id, number):

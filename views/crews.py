@@ -1,35 +1,16 @@
 """Starting a crew, the crew's home page with its join QR code, and remembered crews."""
 import segno
-from flask import Blueprint, abort, flash, g, session, url_for
+from flask import Blueprint, flash, session, url_for
 
 import tally
 from forms import CrewForm, HouseRulesForm
 from store import crews as crew_store
 from store import games as game_store
 
+from .lookup import load_crew
 from .render import render, see_other
 
 bp = Blueprint("crews", __name__)
-REMEMBERED_MAX = 12
-
-
-def load_crew(token):
-    """The crew behind a link, kept on g; a wrong token is a plain 404."""
-    crew = crew_store.crew_by_token(token)
-    if crew is None:
-        abort(404)
-    g.crew = crew
-    _remember(crew)
-    return crew
-
-
-def _remember(crew):
-    """Keep the crews this browser opened, newest first, so the home page offers them again."""
-    remembered = [entry for entry in session.get("crews", []) if entry[0] != crew["token"]]
-    remembered.insert(0, [crew["token"], crew["name"]])
-    if session.get("crews") != remembered[:REMEMBERED_MAX]:
-        session["crews"] = remembered[:REMEMBERED_MAX]
-        session.permanent = True
 
 
 @bp.get("/")

@@ -3,17 +3,18 @@ Each step is saved as it is made, and the engine may refuse a tap that breaks th
 import copy
 from collections import Counter
 
-from flask import Blueprint, abort
+from flask import Blueprint, abort, request
 
 import tally
 from forms import ActionForm, BidForm, CardForm, CountForm, ModeForm, TargetForm
-from scoring import Bid, legal_call_error
+from scoring import Bid, GameError, legal_call_error
 from store import rounds as round_store
 from store import write
 from store.rounds import RoundConflict
 
-from .games import load_game
+from .lookup import load_game
 from .round_page import remaining_of, round_page, seat_arg
+from .viewer import viewer_for
 
 bp = Blueprint("entry", __name__, url_prefix="/c/<token>/games/<int:game_id>/rounds/<int:number>")
 
@@ -27,16 +28,24 @@ def not_open(token, game_id, number):
 
 
 def _edit(token, game_id, number, seat, change):
-    """Apply one entry step to the open round, unless the engine refuses it."""
+    """Apply one entry step to a hand of the open round, unless the engine refuses it or another
+    phone is entering that hand in private."""
     crew, game = load_game(token, game_id)
+    viewer = viewer_for(game)
     try:
         with write() as db:
             entry = round_store.lock_open_number(db, game_id, number)
+            hidden = viewer.hidden_seats(entry)
+            if seat in hidden:
+                return round_page(
+                    token, game_id, number, status=403, seat=seat,
+                    notice=f"{game['names'][seat]} is entering this hand on their own phone.",
+                )
             after = copy.deepcopy(entry)
             change(after)
-            refused = tally.refused_change(entry, after, game["names"], seat)
+            refused = tally.refused_change(entry, after, game["names"], seat, hidden)
             if refused is None:
-                _persist(db, entry, after)
+                _persist(db, entry, after, viewer.device)
     except RoundConflict:
         return not_open(token, game_id, number)
     if refused:
@@ -44,12 +53,41 @@ def _edit(token, game_id, number, seat, change):
     return round_page(token, game_id, number, seat=seat)
 
 
-def _persist(db, before, after):
+def _persist(db, before, after, device):
     for old, new in zip(before["hands"], after["hands"]):
         changed = {key: new[key] for key in ("target", "won", "counts") if old[key] != new[key]}
         if changed:
-            round_store.set_hand(db, after["id"], new["seat"], **changed)
+            round_store.set_hand(db, after["id"], new["seat"], entered_by=device, **changed)
 
+
+@bp.post("/hands/<int:seat>/done")
+def hand_done(token, game_id, number, seat):
+    """Mark a hand as all in (or open it again); when all four are in and the engine finds no
+    problem, the round is saved for the whole table."""
+    from .rounds import save_if_complete
+
+    seat = seat_arg(seat)
+    crew, game = load_game(token, game_id)
+    ActionForm().validate_on_submit() or abort(400)
+    viewer = viewer_for(game)
+    try:
+        with write() as db:
+            entry = round_store.lock_open_number(db, game_id, number)
+            if seat in viewer.hidden_seats(entry):
+                return round_page(
+                    token, game_id, number, status=403, seat=seat,
+                    notice=f"{game['names'][seat]} is entering this hand on their own phone.",
+                )
+            done = request.form.get("done", "1") == "1"
+            round_store.mark_done(db, entry["id"], seat, done)
+            entry = round_store.lock_open(db, entry["id"])
+            if done and all(hand["done"] for hand in entry["hands"]):
+                save_if_complete(db, game, entry, viewer.label(game["names"]))
+    except GameError as error:
+        return round_page(token, game_id, number, status=409, seat=seat, notice=str(error))
+    except RoundConflict:
+        return not_open(token, game_id, number)
+    return round_page(token, game_id, number, seat=seat)
 
 
 @bp.post("/bid")
@@ -83,7 +121,7 @@ def redeal_create(token, game_id, number):
             entry = round_store.lock_open_number(db, game_id, number)
             earlier = sum(row["redeals"] or 0 for row in round_store.scored(game_id, db) if row["number"] < number)
             dealer = tally.dealer_for(game, number, earlier + entry["redeals"] + 1)
-            round_store.record_redeal(db, entry["id"], dealer)
+            round_store.record_redeal(db, entry["id"], dealer, viewer_for(game).label(game["names"]))
     except RoundConflict:
         return not_open(token, game_id, number)
     again = "same dealer" if dealer == entry["dealer"] else "the deal moves on"

@@ -1,39 +1,43 @@
-"""New games, the scoreboard, starting the next round, and the rematch."""
-from flask import Blueprint, abort, flash, url_for
+"""New games, the scoreboard (live on every phone), seats, starting the next round, and the rematch."""
+from flask import Blueprint, abort, flash, make_response, request, url_for
 
 import tally
 from forms import ActionForm, GameForm
 from store import crews as crew_store
 from store import games as game_store
 from store import rounds as round_store
+from store import seats as seat_store
 from store import write
 
-from .crews import load_crew
+from .lookup import load_crew, load_game
 from .render import render, see_other
+from .viewer import device_id, unchanged_since_shown, viewer_for
 
 bp = Blueprint("games", __name__, url_prefix="/c/<token>/games")
 
 
-def load_game(token, game_id):
-    crew = load_crew(token)
-    game = game_store.game(crew["id"], game_id)
-    if game is None:
-        abort(404)
-    return crew, game
-
-
-def scoreboard_context(token, game_id):
+def scoreboard_page(token, game_id, status=200, notice=None, reassign=None):
+    """The scoreboard page, or its block for htmx (a swap, or a live poll that found a change)."""
     crew, game = load_game(token, game_id)
     saved = round_store.scored(game_id)
-    return {
-        "crew": crew,
-        "game": game,
-        "rounds": saved,
-        "standing": tally.standing(game, saved),
-        "rules": tally.house_rules(game),
-        "open_round": round_store.open_round(game_id),
-        "action_form": ActionForm(),
-    }
+    viewer = viewer_for(game)
+    agreed = seat_store.signoffs([row["id"] for row in saved])
+    return render(
+        "games/show.html",
+        "scoreboard",
+        status=status,
+        crew=crew,
+        game=game,
+        rounds=saved,
+        standing=tally.standing(game, saved),
+        rules=tally.house_rules(game),
+        open_round=round_store.open_round(game_id),
+        action_form=ActionForm(),
+        viewer=viewer,
+        all_agreed={row["id"] for row in saved if len(agreed.get(row["id"], ())) == 4},
+        notice=notice,
+        reassign=reassign,
+    )
 
 
 @bp.get("/new")
@@ -60,7 +64,43 @@ def game_create(token):
 
 @bp.get("/<int:game_id>")
 def game_show(token, game_id):
-    return render("games/show.html", "scoreboard", **scoreboard_context(token, game_id))
+    return scoreboard_page(token, game_id)
+
+
+@bp.get("/<int:game_id>/live")
+def game_live(token, game_id):
+    """The scoreboard again, only when the game changed since the version the phone shows."""
+    crew, game = load_game(token, game_id)
+    if unchanged_since_shown(game_id):
+        return make_response("", 204)
+    return scoreboard_page(token, game_id)
+
+
+@bp.post("/<int:game_id>/seats/<int:seat>")
+def seat_take(token, game_id, seat):
+    """This phone takes a seat; one that another active phone holds needs `force` (reassigning)."""
+    crew, game = load_game(token, game_id)
+    if seat not in range(4):
+        abort(404)
+    ActionForm().validate_on_submit() or abort(400)
+    try:
+        with write() as db:
+            seat_store.take(db, game_id, seat, device_id(), force=request.form.get("force") == "1")
+    except seat_store.SeatTaken:
+        return scoreboard_page(
+            token, game_id, status=409,
+            notice=f"{game['names'][seat]}'s seat is in use on another phone.", reassign=seat,
+        )
+    return scoreboard_page(token, game_id)
+
+
+@bp.post("/<int:game_id>/seats/leave")
+def seat_leave(token, game_id):
+    load_game(token, game_id)
+    ActionForm().validate_on_submit() or abort(400)
+    with write() as db:
+        seat_store.leave(db, game_id, device_id())
+    return scoreboard_page(token, game_id)
 
 
 @bp.post("/<int:game_id>/rounds")
@@ -81,7 +121,8 @@ def round_start(token, game_id):
             )
         )
         if not open_rows:
-            round_store.start(db, game_id, standing.next_number, standing.next_dealer)
+            by = viewer_for(game).label(game["names"])
+            round_store.start(db, game_id, standing.next_number, standing.next_dealer, by=by)
     return see_other(
         url_for("rounds.round_show", token=token, game_id=game_id, number=standing.next_number)
     )

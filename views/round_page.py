@@ -7,9 +7,11 @@ import tally
 from forms import CARD_CHOICES, ActionForm, BidForm, SaveForm, TargetForm
 from scoring import DECK, RANKS, SUIT_SYMBOLS
 from store import rounds as round_store
+from store import seats as seat_store
 
-from .games import load_game
+from .lookup import load_game
 from .render import render
+from .viewer import viewer_for
 
 
 def round_page(token, game_id, number, *, status=200, notice=None, seat=None, forms=None):
@@ -23,32 +25,47 @@ def round_page(token, game_id, number, *, status=200, notice=None, seat=None, fo
         "crew": crew, "game": game, "entry": entry, "names": names, "notice": notice,
         "action_form": ActionForm(), "suit_symbols": SUIT_SYMBOLS,
     }
+    viewer = viewer_for(game)
+    context["viewer"] = viewer
     if entry["status"] == round_store.OPEN:
-        seat = seat_arg(seat)
+        seat = seat_arg(seat, default=viewer.seat)
+        hidden = viewer.hidden_seats(entry)
+        # While a phone is still entering in private, nothing on this page may give its cards away.
+        secret = bool(hidden) and not all(hand["done"] for hand in entry["hands"])
         problems = tally.problems(entry, names)
+        if secret:
+            problems = [p for p in problems if p.seats and not set(p.seats) & hidden]
+        visible = [hand if hand["seat"] not in hidden else _blank(hand) for hand in entry["hands"]]
+        others_done = all(hand["done"] for hand in entry["hands"] if hand["seat"] != seat)
         context.update(
             seat=seat,
+            hidden=hidden,
+            secret=secret,
+            seat_mode=bool(viewer.claims),
+            waiting=[names[hand["seat"]] for hand in entry["hands"] if not hand["done"]],
             problems=problems,
             seat_problems=[p for p in problems if seat in p.seats],
-            table_problems=[p for p in problems if not p.seats],
-            scores=[tally.pile_score(entry["mode"], hand) for hand in entry["hands"]],
+            scores=[tally.pile_score(entry["mode"], hand) if hand["seat"] not in hidden else None
+                    for hand in entry["hands"]],
             dealer=entry["dealer"],
             first_bidder=tally.dealer_and_first_bidder(entry)[1],
             bid=tally.bid_of(entry),
-            owners=owners_of(entry, names),
+            owners=owners_of({**entry, "hands": visible}, names),
             # Offered once every target is known, for the last pile of the round.
-            remaining=remaining_of(entry) if all(h["target"] for h in entry["hands"]) else None,
+            remaining=remaining_of(entry)
+            if all(h["target"] for h in entry["hands"]) and (not hidden or others_done) else None,
             card_choices=CARD_CHOICES,
             deck=DECK,
             ranks=RANKS,
-            is_correction=entry["revision"] > 1 and has_saved(game_id, number),
+            is_correction=entry["is_correction"],
             bid_form=(forms or {}).get("bid") or _bid_form(entry),
-            target_form=(forms or {}).get("target") or TargetForm(target=entry["hands"][seat]["target"]),
+            target_form=(forms or {}).get("target") or TargetForm(target=visible[seat]["target"]),
             save_form=SaveForm(version=entry["version"]),
         )
     else:
         saved = round_store.scored(game_id)
         context.update(
+            agreed=seat_store.signoffs([entry["id"]]).get(entry["id"], set()),
             breakdowns=[tally.pile_score(entry["mode"], hand) for hand in entry["hands"]],
             bid=tally.bid_of(entry),
             first_bidder=tally.dealer_and_first_bidder(entry)[1],
@@ -60,9 +77,16 @@ def round_page(token, game_id, number, *, status=200, notice=None, seat=None, fo
     return render("rounds/show.html", "round_main", status=status, **context)
 
 
-def seat_arg(seat):
+def _blank(hand):
+    """A hand as a phone that may not see it: no target, no cards."""
+    return {**hand, "target": None, "won": [], "counts": {}}
+
+
+def seat_arg(seat, default=None):
+    """The player tab to show: the one asked for, else this phone's own seat, else the first."""
     if seat is None:
-        seat = request.args.get("seat", request.form.get("seat", "0"))
+        fallback = "0" if default is None else str(default)
+        seat = request.args.get("seat", request.form.get("seat", fallback))
     try:
         seat = int(seat)
     except (TypeError, ValueError):

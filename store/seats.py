@@ -1,0 +1,93 @@
+"""Phones at the table: which phone holds which seat, the game's live version, and sign-offs."""
+import datetime
+
+from . import get_db, now, write
+
+# A phone that has not been heard from for this long no longer keeps its seat from others.
+IDLE_AFTER = datetime.timedelta(minutes=30)
+# Polls refresh a claim's "seen" time at most this often, so an idle table writes almost nothing.
+SEEN_EVERY = datetime.timedelta(seconds=60)
+
+
+class SeatTaken(Exception):
+    """Another phone that is still active holds this seat."""
+
+
+def game_version(game_id, db=None):
+    rows = list((db or get_db()).query("SELECT version FROM games WHERE id = ?", [game_id]))
+    return rows[0]["version"] if rows else None
+
+
+def bump(db, game_id):
+    """Mark the game changed, so every phone following it fetches the new state."""
+    db.execute("UPDATE games SET version = version + 1 WHERE id = ?", [game_id])
+
+
+def claims(game_id, db=None):
+    """seat -> claim row, for the seats phones hold in this game."""
+    rows = (db or get_db()).query("SELECT * FROM seat_claims WHERE game_id = ?", [game_id])
+    return {row["seat"]: row for row in rows}
+
+
+def is_idle(claim, at=None):
+    seen = datetime.datetime.fromisoformat(claim["seen"])
+    return (at or datetime.datetime.now(datetime.timezone.utc)) - seen > IDLE_AFTER
+
+
+def take(db, game_id, seat, device, force=False):
+    """Give `seat` to this phone (releasing any other seat it held); SeatTaken unless the seat
+    is free, idle, already this phone's, or the table chose to reassign it."""
+    held = claims(game_id, db).get(seat)
+    if held and held["device"] != device and not force and not is_idle(held):
+        raise SeatTaken()
+    db.execute("DELETE FROM seat_claims WHERE game_id = ? AND (seat = ? OR device = ?)", [game_id, seat, device])
+    stamp = now()
+    db.execute(
+        "INSERT INTO seat_claims (game_id, seat, device, claimed, seen) VALUES (?, ?, ?, ?, ?)",
+        [game_id, seat, device, stamp, stamp],
+    )
+    bump(db, game_id)
+
+
+def leave(db, game_id, device):
+    if db.execute("DELETE FROM seat_claims WHERE game_id = ? AND device = ?", [game_id, device]).rowcount:
+        bump(db, game_id)
+
+
+def note_seen(game_id, device):
+    """Note that this phone is still at the table; a read decides, so polls rarely write."""
+    rows = list(
+        get_db().query(
+            "SELECT seen FROM seat_claims WHERE game_id = ? AND device = ?", [game_id, device]
+        )
+    )
+    if not rows:
+        return
+    last = datetime.datetime.fromisoformat(rows[0]["seen"])
+    if datetime.datetime.now(datetime.timezone.utc) - last > SEEN_EVERY:
+        with write() as db:
+            db.execute(
+                "UPDATE seat_claims SET seen = ? WHERE game_id = ? AND device = ?",
+                [now(), game_id, device],
+            )
+
+
+def signoffs(round_ids, db=None):
+    """round id -> set of seats that agreed to their score in that round."""
+    if not round_ids:
+        return {}
+    marks = ",".join("?" for _ in round_ids)
+    rows = (db or get_db()).query(
+        f"SELECT round_id, seat FROM signoffs WHERE round_id IN ({marks})", list(round_ids)
+    )
+    agreed = {}
+    for row in rows:
+        agreed.setdefault(row["round_id"], set()).add(row["seat"])
+    return agreed
+
+
+def agree(db, round_id, seat, device):
+    db.execute(
+        "INSERT OR IGNORE INTO signoffs (round_id, seat, device, at) VALUES (?, ?, ?, ?)",
+        [round_id, seat, device, now()],
+    )

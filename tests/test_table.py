@@ -1,0 +1,171 @@
+"""One table, four phones: live polling, seats, private entry of targets and piles, sign-off."""
+import re
+
+import pytest
+
+from test_rounds import notice, text
+
+TARGETS = ["4S", "2S", "3S", "5S"]
+PILES = [{"4": 3, "K": 4}, {"2": 2}, {"3": 3}, {"5": 1}]  # Ann 120, Ben 40, Cleo 80, Dan −15
+
+
+@pytest.fixture
+def phones(app, table):
+    """Four phones (separate cookies) at one game, each holding its own seat."""
+    table.start_game()
+    clients = [app.test_client() for _ in range(4)]
+    for seat, phone in enumerate(clients):
+        assert phone.post(table.game_url + f"/seats/{seat}").status_code == 200
+    return clients
+
+
+def shown_version(page):
+    return int(re.search(r"live\?v=(\d+)", page).group(1))
+
+
+def test_an_idle_poll_costs_a_204(client, table):
+    table.start_game()
+    version = shown_version(text(client.get(table.game_url)))
+    response = client.get(table.game_url + f"/live?v={version}")
+    assert response.status_code == 204
+    assert response.data == b""
+
+
+def test_a_poll_after_a_change_brings_the_new_scoreboard(app, client, table):
+    from test_rounds import BIG_COUNTS, BIG_TARGETS
+
+    table.start_game()
+    other = app.test_client()
+    version = shown_version(text(other.get(table.game_url)))
+    table.enter_quick_round(BIG_TARGETS, BIG_COUNTS)
+    response = other.get(table.game_url + f"/live?v={version}", headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    fragment = text(response)
+    assert "<html" not in fragment
+    assert re.findall(r'<span class="total">([^<]+)</span>', fragment) == ["160", "80", "80", "80"]
+    assert shown_version(fragment) > version
+
+
+def test_a_round_page_poll_is_204_until_another_phone_taps(app, client, table):
+    table.start_game()
+    url = table.start_round()
+    other = app.test_client()
+    version = shown_version(text(other.get(url)))
+    assert other.get(url + f"/live?v={version}").status_code == 204
+    client.post(url + "/hands/0/target", data={"target": "JS"})
+    response = other.get(url + f"/live?v={version}")
+    assert response.status_code == 200
+    assert "Three Jacks" not in text(response) and '<option value="JS" selected' in text(response)
+
+
+def test_a_phone_takes_a_seat_and_others_see_it(app, table, phones):
+    ann, ben = phones[0], phones[1]
+    assert "Ann · this phone" in text(ann.get(table.game_url))
+    page = text(ben.get(table.game_url))
+    assert "Ben · this phone" in page
+    assert "Ann · on a phone" in page
+
+
+def test_a_seat_in_use_needs_a_reassignment(app, table, phones):
+    spare = app.test_client()
+    response = spare.post(table.game_url + "/seats/2")
+    assert response.status_code == 409
+    assert notice(response) == "Cleo's seat is in use on another phone."
+    assert "Reassign Cleo’s seat to this phone" in text(response)
+    assert spare.post(table.game_url + "/seats/2", data={"force": "1"}).status_code == 200
+    assert "Cleo · this phone" in text(spare.get(table.game_url))
+    assert "Cleo · this phone" not in text(phones[2].get(table.game_url))
+
+
+def test_leaving_a_seat_frees_it(app, table, phones):
+    phones[3].post(table.game_url + "/seats/leave")
+    assert "Dan · on a phone" not in text(phones[0].get(table.game_url))
+    assert app.test_client().post(table.game_url + "/seats/3").status_code == 200
+
+
+def test_a_secret_target_is_not_in_other_phones_html(table, phones):
+    url = table.start_round()
+    ann, ben = phones[0], phones[1]
+    ann.post(url + "/hands/0/target", data={"target": "QH"})
+    mine = text(ann.get(url))
+    assert '<option value="QH" selected' in mine
+    for page in (text(ben.get(url)), text(ben.get(url + "/hands/0"))):
+        assert "QH" not in page.replace('<option value="QH">Q♥</option>', "")
+        assert 'value="QH" selected' not in page
+    assert "Ann is entering this hand on their own phone." in text(ben.get(url + "/hands/0"))
+    response = ben.post(url + "/hands/0/target", data={"target": "2C"})
+    assert response.status_code == 403
+
+
+def test_four_phones_enter_their_own_hands_and_the_round_scores_itself(table, phones):
+    url = table.start_round()
+    phones[0].post(url + "/bid", data={"bidder": "0", "number": "2", "suit": "S"})
+    for seat, phone in enumerate(phones):
+        phone.post(url + f"/hands/{seat}/target", data={"target": TARGETS[seat]})
+        for rank, n in PILES[seat].items():
+            for _ in range(n):
+                assert phone.post(url + f"/hands/{seat}/counts", data={"up": rank}).status_code == 200
+    for seat, phone in enumerate(phones[:3]):
+        phone.post(url + f"/hands/{seat}/done")
+    waiting = text(phones[0].get(url))
+    assert "Waiting for Dan." in waiting
+    assert "Save round 1" not in waiting
+    response = phones[3].post(url + "/hands/3/done")
+    assert response.status_code == 200
+    for phone in phones:
+        board = text(phone.get(table.game_url))
+        assert re.findall(r'<span class="total">([^<]+)</span>', board) == ["120", "40", "80", "−15"]
+    assert "Four 4s with your target: 80" in text(phones[1].get(url))
+
+
+def test_two_phones_claiming_the_same_card_get_a_message_naming_it(table, phones):
+    url = table.start_round()
+    phones[0].post(url + "/mode", data={"mode": "exact"})
+    assert phones[0].post(url + "/hands/0/cards", data={"add": "7H"}).status_code == 200
+    response = phones[1].post(url + "/hands/1/cards", data={"add": "7H"})
+    assert response.status_code == 409
+    assert notice(response) == "7♥ is already in another player's pile."
+
+
+def test_changing_a_hand_after_it_is_in_opens_it_again(table, phones):
+    url = table.start_round()
+    phones[0].post(url + "/hands/0/target", data={"target": "4S"})
+    phones[0].post(url + "/hands/0/done")
+    assert "Ann’s hand is all in ✓" in text(phones[0].get(url))
+    phones[0].post(url + "/hands/0/counts", data={"up": "K"})
+    assert "Ann’s hand is all in ✓" not in text(phones[0].get(url))
+
+
+def test_sign_off_and_a_correction_clears_it(table, phones):
+    from test_rounds import BIG_COUNTS, BIG_TARGETS
+
+    for phone in phones:  # everybody leaves, so one phone enters the whole round
+        phone.post(table.game_url + "/seats/leave")
+    table.enter_quick_round(BIG_TARGETS, BIG_COUNTS)
+    url = table.game_url + "/rounds/1"
+    for seat, phone in enumerate(phones):
+        phone.post(table.game_url + f"/seats/{seat}")
+    phones[0].post(url + "/agree")
+    assert "Ann agreed ✓" in text(phones[1].get(url))
+    assert "I agree with my score" in text(phones[1].get(url))
+    for phone in phones[1:]:
+        phone.post(url + "/agree")
+    assert 'title="everybody agreed"' in text(phones[0].get(table.game_url))
+    phones[0].post(url + "/correct")
+    phones[0].post(url + "/hands/0/counts", data={"down": "K"})
+    version = int(re.search(r'name="version" value="(\d+)"', text(phones[0].get(url))).group(1))
+    phones[0].post(url + "/save", data={"version": version})
+    assert 'title="everybody agreed"' not in text(phones[0].get(table.game_url))
+    history = text(phones[1].get(url))
+    assert "agreed ✓" not in history
+    assert re.search(r"corrected · 160 · 80 · 80 · 80 → 140 · 80 · 80 · 80 · by Ann’?'?s phone", history.replace("&#39;", "'"))
+
+
+def test_agreeing_needs_a_seat(client, table):
+    from test_rounds import BIG_COUNTS, BIG_TARGETS
+
+    table.start_game()
+    url = table.enter_quick_round(BIG_TARGETS, BIG_COUNTS)
+    response = client.post(url + "/agree")
+    assert response.status_code == 403
+    assert notice(response) == "Take a seat to agree to your score."
