@@ -6,7 +6,8 @@ from datetime import timedelta
 from pathlib import Path
 
 from flask import Flask, make_response, render_template, request, url_for
-from flask_wtf.csrf import CSRFError, CSRFProtect
+from flask_wtf.csrf import CSRFError, CSRFProtect, generate_csrf
+from markupsafe import Markup, escape
 
 import security
 import store
@@ -26,6 +27,11 @@ def _secret_key(instance_dir):
         path.write_text(secrets.token_hex(32))
         path.chmod(0o600)
     return path.read_text().strip()
+
+
+def csrf_field():
+    """The CSRF token as a hidden input without an id, so a page can hold many forms."""
+    return Markup(f'<input type="hidden" name="csrf_token" value="{escape(generate_csrf())}">')
 
 
 def create_app(test_config=None):
@@ -74,6 +80,7 @@ def create_app(test_config=None):
         return response
 
     app.add_template_filter(format_points, "points")
+    app.add_template_global(csrf_field)
 
     @app.context_processor
     def htmx_context():
