@@ -46,6 +46,7 @@ def create_app(test_config=None):
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_SECURE=os.environ.get("ORCHARD_SECURE_COOKIES") == "1",
+        PASSPHRASE=os.environ.get("ORCHARD_PASSPHRASE") or None,
     )
     if test_config:
         app.config.update(test_config)

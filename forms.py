@@ -2,7 +2,7 @@
 import unicodedata
 
 from flask_wtf import FlaskForm
-from wtforms import HiddenField, IntegerField, RadioField, SelectChoice, StringField
+from wtforms import HiddenField, IntegerField, PasswordField, RadioField, SelectChoice, StringField
 from wtforms.validators import InputRequired, NumberRange, Optional, ValidationError
 
 from scoring import DECK, SUITS, HouseRules, SUIT_NAMES, SUIT_SYMBOLS, CardError, parse_card, parse_rank
@@ -28,6 +28,8 @@ def check_name(form, field):
 
 class CrewForm(FlaskForm):
     name = StringField("Crew name", validators=[check_name])
+    # Asked only when the server has a passphrase (ORCHARD_PASSPHRASE), checked in the view.
+    passphrase = PasswordField("Server passphrase")
 
 
 class HouseRulesForm(FlaskForm):

@@ -1,4 +1,8 @@
-"""Response headers that keep pages safe on the open internet."""
+"""Keeping pages safe on the open internet: response headers, a limit on guessing crew links,
+and the optional passphrase for starting crews."""
+from flask import current_app, render_template
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
 
 # Scripts and styles only from our own origin: no inline code, no eval (htmx is configured
 # for that in base.html), and no framing. Crew tokens live in URLs, so no Referer ever.
@@ -29,5 +33,25 @@ def add_security_headers(response):
     return response
 
 
+def _counts_as_guess(response):
+    """Only answers that found nothing count towards the limit: phones polling a real crew
+    every few seconds never run into it."""
+    return response.status_code == 404
+
+
+def too_many_guesses(error):
+    return render_template("errors/too_many.html"), 429
+
+
 def init_app(app):
+    app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
+    app.config.setdefault("GUESS_LIMIT", "30 per minute")
     app.after_request(add_security_headers)
+    # One counter per address across every page, so guessing many different links adds up.
+    Limiter(
+        get_remote_address,
+        app=app,
+        application_limits=[lambda: current_app.config["GUESS_LIMIT"]],
+        application_limits_deduct_when=_counts_as_guess,
+    )
+    app.register_error_handler(429, too_many_guesses)

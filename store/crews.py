@@ -13,6 +13,14 @@ def create_crew(name):
     return crew_by_token(token)
 
 
+def rotate_token(crew_id):
+    """Give the crew a new link; the old one stops working at once. Returns the new token."""
+    token = secrets.token_urlsafe(32)
+    with write() as db:
+        db.execute("UPDATE crews SET token = ? WHERE id = ?", [token, crew_id])
+    return token
+
+
 def crew_by_token(token):
     """The crew that owns this link, or None."""
     rows = list(get_db().query("SELECT * FROM crews WHERE token = ?", [token]))

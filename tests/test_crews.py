@@ -93,3 +93,36 @@ def test_csrf_token_in_the_htmx_header_is_accepted(tmp_path):
 
 def test_csrf_token_outlives_a_game_night(app):
     assert app.config["WTF_CSRF_TIME_LIMIT"] >= 12 * 3600
+
+
+def test_rotating_the_link_retires_the_old_one_at_once(client, table):
+    old = table.start_game()
+    response = client.post(table.crew_url + "rotate")
+    assert response.status_code == 303
+    new_crew = response.headers["Location"]
+    assert new_crew != table.crew_url
+    page = client.get(new_crew).get_data(as_text=True)
+    assert "The crew has a new link" in page
+    assert new_crew in page and "<svg" in page
+    assert "Ann · Ben · Cleo · Dan" in page
+    assert client.get(table.crew_url).status_code == 404
+    assert client.get(old).status_code == 404
+    home = client.get("/").get_data(as_text=True)
+    assert table.crew_url not in home and new_crew in home
+
+
+def test_a_passphrase_guards_starting_crews(tmp_path):
+    from app import create_app
+
+    app = create_app({"DATABASE": str(tmp_path / "p.db"), "SECRET_KEY": "k",
+                      "WTF_CSRF_ENABLED": False, "PASSPHRASE": "cider"})
+    client = app.test_client()
+    assert "Server passphrase" in client.get("/").get_data(as_text=True)
+    response = client.post("/crews", data={"name": "Sneaky", "passphrase": "beer"})
+    assert response.status_code == 403
+    assert "That is not this server&#39;s passphrase." in response.get_data(as_text=True)
+    assert client.post("/crews", data={"name": "Friends", "passphrase": "cider"}).status_code == 303
+
+
+def test_no_passphrase_field_without_a_passphrase(client):
+    assert "Server passphrase" not in client.get("/").get_data(as_text=True)

@@ -1,13 +1,15 @@
 """Starting a crew, the crew's home page with its join QR code, and remembered crews."""
 import segno
-from flask import Blueprint, flash, session, url_for
+import hmac
+
+from flask import Blueprint, abort, current_app, flash, session, url_for
 
 import tally
-from forms import CrewForm, HouseRulesForm
+from forms import ActionForm, CrewForm, HouseRulesForm
 from store import crews as crew_store
 from store import games as game_store
 
-from .lookup import load_crew
+from .lookup import forget_crew, load_crew
 from .render import render, see_other
 
 bp = Blueprint("crews", __name__)
@@ -18,10 +20,21 @@ def home():
     return render("crews/home.html", form=CrewForm(), remembered=session.get("crews", []))
 
 
+
 @bp.post("/crews")
 def crew_create():
     form = CrewForm()
-    if not form.validate_on_submit():
+    valid = form.validate_on_submit()
+    passphrase = current_app.config.get("PASSPHRASE")
+    if passphrase and not hmac.compare_digest(
+        (form.passphrase.data or "").encode(), passphrase.encode()
+    ):
+        form.passphrase.errors = ["That is not this server's passphrase."]
+        return render(
+            "crews/home.html", "crew_form", status=403, form=form,
+            remembered=session.get("crews", []),
+        )
+    if not valid:
         return render(
             "crews/home.html", "crew_form", status=422, form=form,
             remembered=session.get("crews", []),
@@ -34,6 +47,17 @@ def crew_create():
 def crew_show(token):
     crew = load_crew(token)
     return _crew_page(crew, HouseRulesForm().fill(tally.house_rules(crew)))
+
+
+@bp.post("/c/<token>/rotate")
+def crew_link_rotate(token):
+    """A new link for the crew: the old one (and its QR code) stops working at once."""
+    crew = load_crew(token)
+    ActionForm().validate_on_submit() or abort(400)
+    new_token = crew_store.rotate_token(crew["id"])
+    forget_crew(token)
+    flash("The crew has a new link: the old one no longer works. Show this QR code to the others.")
+    return see_other(url_for("crews.crew_show", token=new_token))
 
 
 @bp.post("/c/<token>/house-rules")

@@ -32,3 +32,8 @@ def load_game(token, game_id):
     if game is None:
         abort(404)
     return crew, game
+
+
+def forget_crew(token):
+    """Drop a crew link this browser remembered (after the crew moved to a new link)."""
+    session["crews"] = [entry for entry in session.get("crews", []) if entry[0] != token]
