@@ -5,13 +5,16 @@ import socket
 from datetime import timedelta
 from pathlib import Path
 
+import click
 from flask import Flask, make_response, render_template, request, url_for
 from flask_wtf.csrf import CSRFError, CSRFProtect, generate_csrf
 from markupsafe import Markup, escape
 
+import assets
 import security
 import store
 from scoring import format_points
+from store.backup import backup, rolling_backup
 from views import crews, entry, games, rounds, static_files
 from views.render import render_block, wants_fragment
 
@@ -56,9 +59,17 @@ def create_app(test_config=None):
 
     store.init_app(app)
     security.init_app(app)
+    assets.init_app(app)
     csrf.init_app(app)
     for blueprint in (static_files.bp, crews.bp, games.bp, rounds.bp, entry.bp):
         app.register_blueprint(blueprint)
+
+    @app.cli.command("backup")
+    @click.argument("path")
+    def backup_command(path):
+        """Copy the database to PATH while the app may be serving (SQLite online backup)."""
+        target = backup(app.config["DATABASE"], path)
+        click.echo(f"Backed up {app.config['DATABASE']} to {target}")
 
     @app.errorhandler(CSRFError)
     def csrf_expired(error):
@@ -105,5 +116,6 @@ if __name__ == "__main__":
 
     port = int(os.environ.get("PORT", "5000"))
     application = create_app()
+    rolling_backup(application.config["DATABASE"])
     print(f"Orchard is up. Open http://{_lan_address()}:{port}/ on the phones at the table.")
     serve(application, host=os.environ.get("HOST", "0.0.0.0"), port=port, threads=8)

@@ -1,0 +1,35 @@
+"""Static files: versioned URLs cached for a year, htmx from its package, gzip for text."""
+import gzip
+import re
+from importlib import resources
+
+
+def test_static_urls_carry_the_file_version_and_cache_for_a_year(client):
+    page = client.get("/").get_data(as_text=True)
+    css = re.search(r'href="(/static/app\.css\?v=[0-9a-f]{12})"', page).group(1)
+    with client.get(css) as response:
+        assert response.status_code == 200
+        assert "max-age=31536000" in response.headers["Cache-Control"]
+        assert "immutable" in response.headers["Cache-Control"]
+
+
+def test_htmx_comes_from_the_installed_package(client):
+    page = client.get("/").get_data(as_text=True)
+    url = re.search(r'<script src="(/vendor/htmx-[0-9.]+\.min\.js)"', page).group(1)
+    shipped = (resources.files("js_lib_htmx") / "static" / "htmx" / "htmx.min.js").read_bytes()
+    plain = client.get(url, headers={"Accept-Encoding": "identity"})
+    assert plain.data == shipped
+    assert "Content-Encoding" not in plain.headers
+    packed = client.get(url, headers={"Accept-Encoding": "gzip, br"})
+    assert packed.headers["Content-Encoding"] == "gzip"
+    assert gzip.decompress(packed.data) == shipped
+    assert len(packed.data) < len(shipped) / 2
+    assert client.get("/vendor/htmx-0.0.1.min.js").status_code == 404
+
+
+def test_pages_are_gzipped_when_the_phone_accepts_it(client):
+    response = client.get("/", headers={"Accept-Encoding": "gzip"})
+    assert response.headers["Content-Encoding"] == "gzip"
+    assert "Start a crew" in gzip.decompress(response.data).decode()
+    assert "Accept-Encoding" in response.headers["Vary"]
+    assert "Content-Encoding" not in client.get("/").headers
