@@ -15,7 +15,7 @@ import security
 import store
 from scoring import format_points
 from store.backup import backup, rolling_backup
-from views import crews, entry, games, rounds, static_files
+from views import crews, entry, games, rounds, static_files, tools
 from views.render import render_block, wants_fragment
 
 HERE = Path(__file__).resolve().parent
@@ -61,7 +61,7 @@ def create_app(test_config=None):
     security.init_app(app)
     assets.init_app(app)
     csrf.init_app(app)
-    for blueprint in (static_files.bp, crews.bp, games.bp, rounds.bp, entry.bp):
+    for blueprint in (static_files.bp, crews.bp, games.bp, rounds.bp, entry.bp, tools.bp):
         app.register_blueprint(blueprint)
 
     @app.cli.command("backup")

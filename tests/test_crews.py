@@ -126,3 +126,21 @@ def test_a_passphrase_guards_starting_crews(tmp_path):
 
 def test_no_passphrase_field_without_a_passphrase(client):
     assert "Server passphrase" not in client.get("/").get_data(as_text=True)
+
+
+def test_htmx_form_errors_come_back_as_the_form_fragment(client, table):
+    """Each htmx form answers bad input with its own block, messages included (was a 500)."""
+    headers = {"HX-Request": "true"}
+    response = client.post("/crews", data={"name": ""}, headers=headers)
+    assert response.status_code == 422
+    assert "Enter a name." in response.get_data(as_text=True)
+    assert "<html" not in response.get_data(as_text=True)
+    table.start_crew()
+    response = client.post(table.crew_url + "games", data={"player_0": ""}, headers=headers)
+    assert response.status_code == 422
+    assert "Enter a name." in response.get_data(as_text=True)
+    assert response.get_data(as_text=True).lstrip().startswith('<form id="game-form"')
+    response = client.post(table.crew_url + "house-rules", data={"min_bid": "0"}, headers=headers)
+    assert response.status_code == 422
+    assert "A bid is a number from 1 to 13." in response.get_data(as_text=True)
+    assert response.get_data(as_text=True).lstrip().startswith('<form id="house-rules-form"')

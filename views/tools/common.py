@@ -1,0 +1,67 @@
+"""What every tool shares: reading a question from the address, and answering page or fragment."""
+import re
+from dataclasses import dataclass, field
+
+from flask import request
+from flask_wtf import FlaskForm
+
+from scoring import CardError, parse_card
+
+from ..render import render, wants_fragment
+
+
+GRID_SUITS = ("S", "H", "C", "D")  # the order of the round page's card grid
+SEPARATORS = re.compile(r"[\s,]+")
+
+
+def tokens(text):
+    return [part for part in SEPARATORS.split(text or "") if part]
+
+
+def answer(template, block, status, canonical, **context):
+    """The page or its tool block; an htmx swap also puts the question's own address in the
+    address bar, so what was typed into a form becomes the same link a tap would make."""
+    response = render(template, block, status=status, **context)
+    if wants_fragment():
+        response.headers["HX-Push-Url"] = canonical
+    return response
+
+
+class QuestionForm(FlaskForm):
+    """A GET form that only asks a question: it changes nothing, so it carries no CSRF token."""
+
+    class Meta:
+        csrf = False
+
+    @classmethod
+    def from_address(cls):
+        form = cls(formdata=request.args)
+        form.validate()
+        return form
+
+    @property
+    def has_errors(self):
+        return any(f.errors for f in self)
+
+
+def cards_in(text):
+    """The cards named in a text, skipping any that are not cards, and the first such problem."""
+    cards, problem = [], None
+    for token in tokens(text):
+        try:
+            cards.append(parse_card(token))
+        except CardError as error:
+            problem = problem or str(error)
+    return cards, problem
+
+
+@dataclass(frozen=True)
+class Tap:
+    """One button of a tool's grid: what it shows, its state and the address it leads to."""
+
+    label: str
+    state: str = ""  # a CSS class: "taken", "target", "off" ...
+    url: str = ""  # no address: the button cannot be tapped now
+    code: str = ""
+    note: str = ""
+    extra: dict = field(default_factory=dict)
