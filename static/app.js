@@ -9,6 +9,13 @@
     status.classList.toggle("offline", !ok);
   }
   document.addEventListener("htmx:sendError", function () { setLive(false); });
+  // A server error is never swapped in; say so instead of letting a tap vanish.
+  document.addEventListener("htmx:responseError", function (event) {
+    var box = document.getElementById("request-error");
+    if (!box || event.detail.xhr.status < 500) return;
+    box.textContent = "Something went wrong on the server, so that last step may not be saved. Reload the page to see what is stored.";
+    box.hidden = false;
+  });
   document.addEventListener("htmx:afterRequest", function (event) {
     if (event.detail.successful || event.detail.xhr.status < 500) setLive(event.detail.xhr.status !== 0);
   });

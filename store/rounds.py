@@ -1,6 +1,8 @@
 """Rounds and hands as entered; every change is a logged step, and a correction is a new revision."""
 import json
 
+from scoring import format_points
+
 from . import get_db, now
 
 OPEN = "entering"
@@ -95,6 +97,18 @@ def open_round(game_id):
         )
     )
     return rows[0] if rows else None
+
+
+def undone_after(game_id, saved_count):
+    """The number of the round that was undone right after the saved ones, if nothing has taken
+    its place yet (so the scoreboard can offer to restore it)."""
+    rows = list(
+        get_db().query(
+            "SELECT status FROM rounds WHERE game_id = ? AND number = ? ORDER BY revision DESC LIMIT 1",
+            [game_id, saved_count + 1],
+        )
+    )
+    return saved_count + 1 if rows and rows[0]["status"] == "deleted" else None
 
 
 def history(game_id, number):
@@ -263,11 +277,11 @@ def mark_saved(db, entered, scores, by=None):
             [score, entered["id"], seat],
         )
     touch(db, entered["id"])
-    after = " · ".join(map(str, scores))
+    after = " · ".join(format_points(score) for score in scores)
     if replaced:
-        before = [row["score"] for row in db.query(
-            "SELECT score FROM hands WHERE round_id = ? ORDER BY seat", [replaced[0]["id"]])]
-        log(db, entered["id"], "corrected", f"{' · '.join(map(str, before))} → {after}", by)
+        before = " · ".join(format_points(row["score"]) for row in db.query(
+            "SELECT score FROM hands WHERE round_id = ? ORDER BY seat", [replaced[0]["id"]]))
+        log(db, entered["id"], "corrected", f"{before} → {after}", by)
     else:
         log(db, entered["id"], "saved", after, by)
 

@@ -291,6 +291,7 @@ def test_undo_the_last_round_and_restore_it(app, client, table):
     board = text(client.get(table.game_url))
     assert re.findall(r'<span class="total">([^<]+)</span>', board) == ["0", "0", "0", "0"]
     assert "Round 1 undone" in board
+    assert f'Round 1 was undone.\n    <a href="{url}">Open it to restore it</a>' in board
     page = text(client.get(url))
     assert "This round was undone" in page and "Restore round 1" in page
     assert client.post(url + "/restore").status_code == 303
@@ -313,3 +314,12 @@ def test_a_round_that_does_not_exist_is_404(client, table):
     table.start_game()
     assert client.get(table.game_url + "/rounds/7").status_code == 404
     assert client.get(table.game_url + "/rounds/1/hands/9").status_code == 404
+
+
+def test_a_correction_logs_scores_with_a_real_minus_sign(client, table):
+    table.start_game()
+    url = table.enter_quick_round(BIG_TARGETS, [{"4": 1}, {}, {}, {}])
+    client.post(url + "/correct")
+    client.post(url + "/hands/0/counts", data={"up": "4"})
+    client.post(url + "/save", data={"version": table.version(url)})
+    assert "corrected · −15 · 0 · 0 · 0 → 40 · 0 · 0 · 0" in text(client.get(url))

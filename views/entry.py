@@ -206,18 +206,13 @@ def counts_update(token, game_id, number, seat):
 
 @bp.post("/hands/<int:seat>/remaining")
 def remaining_create(token, game_id, number, seat):
-    """Give this pile every card (or rank count) that nobody holds yet."""
+    """Give this pile every card that nobody holds yet (exact entry)."""
     seat = seat_arg(seat)
     load_game(token, game_id)
     ActionForm().validate_on_submit() or abort(400)
 
     def change(entry):
-        remaining = remaining_of(entry)
-        hand = entry["hands"][seat]
-        if entry["mode"] == "exact":
-            hand["won"] = hand["won"] + remaining
-        else:
-            hand["counts"] = dict(Counter(hand["counts"]) + Counter(remaining))
+        entry["hands"][seat]["won"] = entry["hands"][seat]["won"] + remaining_of(entry)
 
     return _edit(token, game_id, number, seat, change)
 

@@ -32,6 +32,7 @@ def scoreboard_page(token, game_id, status=200, notice=None, reassign=None):
         standing=tally.standing(game, saved),
         rules=tally.house_rules(game),
         open_round=round_store.open_round(game_id),
+        undone=round_store.undone_after(game_id, len(saved)),
         action_form=ActionForm(),
         viewer=viewer,
         all_agreed={row["id"] for row in saved if len(agreed.get(row["id"], ())) == 4},

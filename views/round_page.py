@@ -1,5 +1,4 @@
 """The round page's context: what a phone sees of a round being entered or already scored."""
-from collections import Counter
 
 from flask import abort, request
 
@@ -121,13 +120,9 @@ def owners_of(entry, names):
 
 
 def remaining_of(entry):
-    """Cards (exact) or rank counts (quick) that no pile or target holds yet."""
-    if entry["mode"] == "exact":
-        taken = set(owners_of(entry, None))
-        return [card.code for card in DECK if card.code not in taken]
-    used = Counter()
-    for hand in entry["hands"]:
-        used.update(hand["counts"])
-        if hand["target"]:
-            used[tally.engine_hand("exact", hand).target.rank] += 1
-    return {rank: 4 - used[rank] for rank in RANKS if used[rank] < 4}
+    """The cards no pile or target holds yet (exact entry; quick entry leaves singles out, so
+    "the rest" cannot be known there)."""
+    if entry["mode"] != "exact":
+        return []
+    taken = set(owners_of(entry, None))
+    return [card.code for card in DECK if card.code not in taken]

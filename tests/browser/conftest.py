@@ -52,8 +52,11 @@ def server(tmp_path):
 
 
 @pytest.fixture
-def phone(browser):
-    """A fresh phone-sized browser context (its own cookies), light colour scheme."""
+def phone(browser, server):
+    """A fresh phone-sized browser context (its own cookies), light colour scheme.
+
+    It asks for `server` so that it closes first: a page still holding connections open would
+    keep the server's thread alive for the whole 5 s join timeout."""
     context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
     context.set_default_timeout(10_000)
     yield context
@@ -108,6 +111,18 @@ SCOREBOARD_URL = re.compile(r"/c/[^/]+/games/\d+$")
 SUIT_LABELS = {"D": "♦ Diamonds", "H": "♥ Hearts", "C": "♣ Clubs", "S": "♠ Spades"}
 
 
+def htmx_settled(page):
+    """Wait until htmx has no request in flight and has wired up the content it swapped in.
+
+    htmx 2 inserts new content, then binds its hx-* attributes only when the content settles
+    (20 ms later, `htmx-added` marks it until then): a tap in between would not go through htmx.
+    """
+    page.wait_for_function(
+        "() => window.htmx && !document.querySelector("
+        "'.htmx-request, .htmx-swapping, .htmx-settling, .htmx-added')"
+    )
+
+
 class Orchard:
     """One phone at the table: the clicks a player makes, each waiting for its answer."""
 
@@ -115,6 +130,9 @@ class Orchard:
         self.page = page
         self.base = base
         self.names = list(names)
+
+    def settled(self):
+        htmx_settled(self.page)
 
     # Crew and game -------------------------------------------------------------------------
     def start_crew(self, name="Thursday crew"):
@@ -149,22 +167,28 @@ class Orchard:
 
     def bid(self, seat, number, suit):
         main = self.page.locator("#round-main")
+        folded = main.locator("#step-bid details")  # a saved bid folds its form away
+        if folded.count() and folded.get_attribute("open") is None:
+            folded.locator("summary").click()
         main.get_by_role("radio", name=self.names[seat], exact=True).check()
         self.page.select_option("#number", str(number))
         main.get_by_role("radio", name=SUIT_LABELS[suit], exact=True).check()
         main.locator(".bid-form button[type=submit]").click()
         expect(self.page.locator("#step-bid .trump")).to_contain_text(f"{self.names[seat]} won with")
+        self.settled()
 
     def mode(self, mode):
         label = {"quick": "Quick: ranks", "exact": "Exact: cards"}[mode]
         self.page.get_by_role("button", name=label).click()
         expect(self.page.get_by_role("button", name=label)).to_have_attribute("aria-pressed", "true")
+        self.settled()
 
     def tab(self, seat):
         current = self.page.locator(".tabs .tab.current .tab-name")
         if current.text_content() != self.names[seat]:
             self.page.locator(".tabs .tab").nth(seat).click()
         expect(current).to_have_text(self.names[seat])
+        self.settled()
 
     def target(self, seat, code):
         self.tab(seat)
@@ -172,6 +196,7 @@ class Orchard:
         # The swapped-in breakdown names the player once the target is stored.
         expect(self.page.locator(".breakdown .score-line")).to_contain_text(self.names[seat])
         expect(self.page.locator("#target option:checked")).to_have_attribute("value", code)
+        self.settled()
 
     def tile_count(self, rank):
         label = self.page.locator(f".tile-up[value='{rank}']").get_attribute("aria-label")
@@ -184,6 +209,7 @@ class Orchard:
             expect(self.page.locator(f".tile-up[value='{rank}']")).to_have_attribute(
                 "aria-label", f"One more {rank} (now {now + 1})"
             )
+            self.settled()
 
     def count_down(self, rank):
         now = self.tile_count(rank)
@@ -191,6 +217,7 @@ class Orchard:
         expect(self.page.locator(f".tile-up[value='{rank}']")).to_have_attribute(
             "aria-label", f"One more {rank} (now {now - 1})"
         )
+        self.settled()
 
     def counts(self, seat, target, counts):
         """Quick entry for one player: target card, then every tap on the rank tiles."""
@@ -201,10 +228,12 @@ class Orchard:
     def add_card(self, code):
         self.page.locator(f".cardbtn[name=add][value='{code}']").click()
         expect(self.page.locator(f".cardbtn[name=remove][value='{code}']")).to_be_visible()
+        self.settled()
 
     def remove_card(self, code):
         self.page.locator(f".cardbtn[name=remove][value='{code}']").click()
         expect(self.page.locator(f".cardbtn[name=add][value='{code}']")).to_be_visible()
+        self.settled()
 
     def cards(self, seat, target, codes):
         """Exact entry for one player: target card, then a tap on every won card."""
@@ -218,6 +247,7 @@ class Orchard:
             "button", name=f"All the remaining cards to {self.names[seat]} ({expected_count})"
         ).click()
         expect(self.page.get_by_role("button", name=re.compile("All the remaining cards"))).to_have_count(0)
+        self.settled()
 
     def save(self, number):
         self.page.get_by_role("button", name=f"Save round {number}").click()
