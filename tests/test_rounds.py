@@ -323,3 +323,13 @@ def test_a_correction_logs_scores_with_a_real_minus_sign(client, table):
     client.post(url + "/hands/0/counts", data={"up": "4"})
     client.post(url + "/save", data={"version": table.version(url)})
     assert "corrected · −15 · 0 · 0 · 0 → 40 · 0 · 0 · 0" in text(client.get(url))
+
+
+def test_a_breakdown_links_its_lines_to_the_rules_and_offers_what_if(client, table):
+    table.start_game()
+    url = table.enter_quick_round(BIG_TARGETS, BIG_COUNTS)
+    page = text(client.get(url))
+    rules = table.crew_url + "tools/rules"
+    assert f'Four 4s with your target: 80 (whatever the rank&#39;s value) <a class="rule-link" href="{rules}#target-bonus">' in page
+    assert f'href="{url}/what-if"' in page
+    assert "House rules of this game: Play to 250 · A tie at the top plays on" in page

@@ -22,7 +22,7 @@ def round_page(token, game_id, number, *, status=200, notice=None, seat=None, fo
     names = game["names"]
     context = {
         "crew": crew, "game": game, "entry": entry, "names": names, "notice": notice,
-        "action_form": ActionForm(), "suit_symbols": SUIT_SYMBOLS,
+        "action_form": ActionForm(), "suit_symbols": SUIT_SYMBOLS, "rules": tally.house_rules(game),
     }
     viewer = viewer_for(game)
     context["viewer"] = viewer
