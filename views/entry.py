@@ -156,52 +156,42 @@ def _converted(entry, mode):
     return hands
 
 
-@bp.post("/hands/<int:seat>/target")
-def target_update(token, game_id, number, seat):
+def _hand_step(token, game_id, number, seat, form, change, form_key=None):
+    """One tap on a hand: check the form's shape, then let the engine judge the change."""
     seat = seat_arg(seat)
     load_game(token, game_id)
-    form = TargetForm()
     if not form.validate_on_submit():
-        return round_page(token, game_id, number, status=422, seat=seat, forms={"target": form})
+        shown = {"forms": {form_key: form}} if form_key else {"notice": _first_error(form)}
+        return round_page(token, game_id, number, status=422, seat=seat, **shown)
+    return _edit(token, game_id, number, seat, lambda entry: change(entry["hands"][seat], form))
 
-    def change(entry):
-        entry["hands"][seat]["target"] = form.target.data or None
 
-    return _edit(token, game_id, number, seat, change)
+@bp.post("/hands/<int:seat>/target")
+def target_update(token, game_id, number, seat):
+    def change(hand, form):
+        hand["target"] = form.target.data or None
+
+    return _hand_step(token, game_id, number, seat, TargetForm(), change, form_key="target")
 
 
 @bp.post("/hands/<int:seat>/cards")
 def cards_update(token, game_id, number, seat):
-    seat = seat_arg(seat)
-    load_game(token, game_id)
-    form = CardForm()
-    if not form.validate_on_submit():
-        return round_page(token, game_id, number, status=422, seat=seat, notice=_first_error(form))
+    def change(hand, form):
+        if form.add.data and form.add.data not in hand["won"]:
+            hand["won"].append(form.add.data)
+        if form.remove.data in hand["won"]:
+            hand["won"].remove(form.remove.data)
 
-    def change(entry):
-        won = entry["hands"][seat]["won"]
-        if form.add.data and form.add.data not in won:
-            won.append(form.add.data)
-        if form.remove.data in won:
-            won.remove(form.remove.data)
-
-    return _edit(token, game_id, number, seat, change)
+    return _hand_step(token, game_id, number, seat, CardForm(), change)
 
 
 @bp.post("/hands/<int:seat>/counts")
 def counts_update(token, game_id, number, seat):
-    seat = seat_arg(seat)
-    load_game(token, game_id)
-    form = CountForm()
-    if not form.validate_on_submit():
-        return round_page(token, game_id, number, status=422, seat=seat, notice=_first_error(form))
-
-    def change(entry):
-        counts = entry["hands"][seat]["counts"]
+    def change(hand, form):
         rank = form.up.data or form.down.data
-        counts[rank] = max(counts.get(rank, 0) + (1 if form.up.data else -1), 0)
+        hand["counts"][rank] = max(hand["counts"].get(rank, 0) + (1 if form.up.data else -1), 0)
 
-    return _edit(token, game_id, number, seat, change)
+    return _hand_step(token, game_id, number, seat, CountForm(), change)
 
 
 @bp.post("/hands/<int:seat>/remaining")
