@@ -2,13 +2,14 @@
 import os
 import secrets
 import socket
-from datetime import timedelta
+from datetime import date, timedelta
 from pathlib import Path
 
 import click
-from flask import Flask, make_response, render_template, request, url_for
+from flask import Flask, make_response, render_template, request, session, url_for
 from flask_wtf.csrf import CSRFError, CSRFProtect, generate_csrf
 from markupsafe import Markup, escape
+from werkzeug.routing import IntegerConverter
 
 import assets
 import security
@@ -32,6 +33,14 @@ def _secret_key(instance_dir):
     return path.read_text().strip()
 
 
+class BoundedInt(IntegerConverter):
+    """Flask's int converter, limited to what SQLite can store."""
+
+    def __init__(self, map, *args, **kwargs):
+        kwargs.setdefault("max", 2**63 - 1)
+        super().__init__(map, *args, **kwargs)
+
+
 def csrf_field():
     """The CSRF token as a hidden input without an id, so a page can hold many forms."""
     return Markup(f'<input type="hidden" name="csrf_token" value="{escape(generate_csrf())}">')
@@ -46,6 +55,9 @@ def create_app(test_config=None):
         # A phone left on the table all evening must still be able to save.
         WTF_CSRF_TIME_LIMIT=int(timedelta(days=7).total_seconds()),
         PERMANENT_SESSION_LIFETIME=timedelta(days=90),
+        # The cookie is re-sent only when the session changes (at most daily, see below), not
+        # with every answer and static file.
+        SESSION_REFRESH_EACH_REQUEST=False,
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_SECURE=os.environ.get("ORCHARD_SECURE_COOKIES") == "1",
@@ -61,6 +73,8 @@ def create_app(test_config=None):
     security.init_app(app)
     assets.init_app(app)
     csrf.init_app(app)
+    # Ids in URLs fit SQLite's integers: a longer number is simply not found.
+    app.url_map.converters["int"] = BoundedInt
     for blueprint in (static_files.bp, crews.bp, games.bp, rounds.bp, entry.bp, tools.bp):
         app.register_blueprint(blueprint)
 
@@ -85,6 +99,14 @@ def create_app(test_config=None):
     @app.errorhandler(404)
     def not_found(error):
         return render_template("errors/not_found.html"), 404
+
+    @app.before_request
+    def keep_session_alive():
+        """Move a kept session's expiry on once a day, so a crew in use never loses it."""
+        if request.endpoint not in (None, "static", "static_files.htmx_js") and session.permanent:
+            today = date.today().isoformat()
+            if session.get("day") != today:
+                session["day"] = today
 
     @app.after_request
     def vary_on_htmx(response):

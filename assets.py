@@ -29,6 +29,7 @@ def init_app(app):
     @app.after_request
     def cache_and_compress(response):
         if request.endpoint == "static" and request.args.get("v"):
+            response.cache_control.no_cache = None  # send_file's default would force revalidation
             response.cache_control.public = True
             response.cache_control.max_age = ONE_YEAR
             response.cache_control.immutable = True

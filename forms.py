@@ -12,8 +12,9 @@ SEATS = [SelectChoice(str(seat), f"Seat {seat + 1}") for seat in range(4)]
 
 
 def clean_name(raw):
-    """A name as shown: whitespace runs folded to one space, ends trimmed."""
-    return " ".join((raw or "").split())
+    """A name as shown: whitespace runs folded to one space, ends trimmed (anything that is not
+    text, such as a file posted in its place, counts as no name)."""
+    return " ".join(raw.split()) if isinstance(raw, str) else ""
 
 
 def check_name(form, field):
@@ -133,14 +134,14 @@ class BidForm(FlaskForm):
 
 def check_card(form, field):
     try:
-        field.data = parse_card(field.data or "").code
+        field.data = parse_card(field.data if isinstance(field.data, str) else "").code
     except CardError as error:
         raise ValidationError(str(error)) from None
 
 
 def check_rank(form, field):
     try:
-        field.data = parse_rank(field.data or "")
+        field.data = parse_rank(field.data if isinstance(field.data, str) else "")
     except CardError as error:
         raise ValidationError(str(error)) from None
 

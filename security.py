@@ -1,6 +1,6 @@
 """Keeping pages safe on the open internet: response headers, a limit on guessing crew links,
 and the optional passphrase for starting crews."""
-from flask import current_app, render_template
+from flask import abort, current_app, render_template, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 
@@ -33,6 +33,13 @@ def add_security_headers(response):
     return response
 
 
+def refuse_json_bodies():
+    """Every form here is a browser form; a JSON body is never one (and Flask-WTF would try
+    to read it as the form)."""
+    if request.method != "GET" and request.is_json:
+        abort(415)
+
+
 def _counts_as_guess(response):
     """Only answers that found nothing count towards the limit: phones polling a real crew
     every few seconds never run into it."""
@@ -47,6 +54,7 @@ def init_app(app):
     app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
     app.config.setdefault("GUESS_LIMIT", "30 per minute")
     app.after_request(add_security_headers)
+    app.before_request(refuse_json_bodies)
     # One counter per address across every page, so guessing many different links adds up.
     Limiter(
         get_remote_address,

@@ -1,0 +1,181 @@
+"""The Content-Security-Policy holds on every kind of page: a whole game in the browser, with the
+tools, corrections, a live update, the error pages, and then every link any of those pages shows,
+and not one `securitypolicyviolation` event is reported (nor a CSP message on the console)."""
+import re
+from urllib.parse import urldefrag
+
+from playwright.sync_api import expect
+
+from conftest import SCOREBOARD_URL, htmx_settled
+
+# Every document reports its violations to Python the moment they happen (the binding survives
+# navigations; the listener is installed before any page script runs).
+REPORT_VIOLATIONS = """
+document.addEventListener("securitypolicyviolation", (event) => {
+  window.orchardCspViolation({
+    page: document.location.href, directive: event.violatedDirective, blocked: event.blockedURI,
+    sample: event.sample, source: event.sourceFile, line: event.lineNumber,
+  });
+}, true);
+"""
+CRAWL_LIMIT = 60
+
+
+class Watch:
+    """What the browser reported: violation events and CSP messages on the console."""
+
+    def __init__(self, page):
+        self.events, self.console = [], []
+        page.expose_function("orchardCspViolation", self._event)
+        page.add_init_script(REPORT_VIOLATIONS)
+        page.on("console", self._console)
+
+    def _event(self, event):
+        self.events.append(event)
+
+    def _console(self, message):
+        if "Content Security Policy" in message.text or "Content-Security-Policy" in message.text:
+            self.console.append(message.text)
+
+    def clear(self):
+        self.events.clear()
+        self.console.clear()
+
+
+def test_the_watch_sees_a_violation(page, server):
+    """The watch is not blind: an inline style attribute set from script is a violation."""
+    watch = Watch(page)
+    page.goto(server + "/")
+    page.evaluate("document.querySelector('main').setAttribute('style', 'color: red')")
+    page.wait_for_timeout(300)  # the event reaches Python while Playwright waits
+    assert [event["directive"] for event in watch.events] == ["style-src-attr"]
+    assert watch.console
+
+
+def test_a_whole_game_and_every_page_keep_to_the_policy(page, orchard, server):
+    watch = Watch(page)
+    visited = []
+
+    def visit(url):
+        page.goto(url)
+        htmx_settled(page)
+        visited.append(page.url)
+
+    # --- Home, crew, new game ----------------------------------------------------------------
+    visit(server + "/")
+    crew_url = orchard.start_crew("CSP crew")
+    expect(page.locator(".qr svg")).to_be_visible()
+    orchard.new_game_form()
+    for seat, name in enumerate(orchard.names):
+        page.fill(f"#player_{seat}", name)
+    page.get_by_role("radio", name="Other", exact=True).check()
+    page.fill("#goal_other", "60")
+    page.get_by_role("button", name="Start the game").click()
+    page.wait_for_url(SCOREBOARD_URL)
+    scoreboard = page.url
+
+    # --- Round 1: a redeal, exact entry tried (card grid), then quick entry ---------------------
+    orchard.start_round(1)
+    page.get_by_role("button", name="Everyone passed: redeal").click()
+    expect(page.locator("#round-main .notice")).to_contain_text("Everyone passed")
+    orchard.settled()
+    orchard.bid(1, 2, "S")
+    orchard.mode("exact")
+    orchard.target(0, "10S")
+    orchard.add_card("3C")
+    orchard.add_card("JD")
+    orchard.remove_card("JD")
+    orchard.mode("quick")
+    orchard.counts(0, "10S", {"3": 1, "9": 2, "J": 3, "A": 2})
+    orchard.count_down("A")
+    orchard.count_up("A")
+    orchard.counts(1, "4H", {"4": 2, "10": 2})
+    orchard.counts(2, "KD", {"K": 1, "7": 3})
+    orchard.counts(3, "2S", {"2": 1, "5": 2, "Q": 2})
+    orchard.save(1)
+
+    # --- A live update: another tab starts round 2; this scoreboard's poll swaps it in ----------
+    other = page.context.new_page()
+    other.goto(scoreboard)
+    with page.expect_response(lambda r: "/live?v=" in r.url and r.status == 200, timeout=10_000):
+        other.get_by_role("button", name="Start round 2").click()
+        other.wait_for_url(re.compile(r"/rounds/2$"))
+    htmx_settled(page)
+    expect(page.get_by_role("button", name="Continue round 2")).to_be_visible()
+    other.close()
+
+    # --- Round 2 ends the game ------------------------------------------------------------------
+    page.get_by_role("button", name="Continue round 2").click()
+    page.wait_for_url(re.compile(r"/rounds/2$"))
+    orchard.bid(2, 1, "H")
+    orchard.counts(0, "8C", {"8": 2})
+    orchard.counts(1, "3D", {"3": 1, "6": 2})
+    orchard.counts(2, "QH", {"Q": 1, "K": 2})
+    orchard.counts(3, "9D", {"2": 2})
+    orchard.save(2)
+    expect(page.locator(".winner h1")).to_have_text("Ann wins!")
+
+    # --- A saved round, a correction dropped, the what-if tool ---------------------------------
+    orchard.round_rows().nth(0).locator("td a").nth(0).click()
+    page.wait_for_url(re.compile(r"/rounds/1#hand-0$"))
+    page.get_by_role("button", name="Correct this round").click()
+    expect(page.locator("#round-main h1")).to_have_text("Round 1 correcting")
+    orchard.settled()
+    page.get_by_role("button", name="Cancel correction").click()
+    expect(page.locator("#round-main h1")).to_have_text("Round 1")
+    orchard.settled()
+    visit(scoreboard + "/rounds/1/what-if?rank=J&from=0&to=1")
+    with page.expect_response(re.compile(r"/what-if\?")):
+        page.select_option("#rank", "A")
+    htmx_settled(page)
+
+    # --- A seat taken on the scoreboard (an htmx swap of the whole board) ----------------------
+    visit(scoreboard)
+    seat_buttons = page.locator("form[hx-post*='/seats/'] button")
+    if seat_buttons.count():
+        seat_buttons.first.click()
+        htmx_settled(page)
+
+    # --- Tools ----------------------------------------------------------------------------------
+    tools = crew_url + "tools/"
+    visit(tools)
+    visit(tools + "pile")
+    for code in ("10S", "3C", "3D"):
+        page.locator(f".cardbtn[data-card='{code}']").click()
+        htmx_settled(page)
+    visit(tools + "trick")
+    page.locator(".cardbtn").first.click()
+    htmx_settled(page)
+    visit(tools + "bid")
+    visit(tools + "rules")
+    visit(server + "/rules")
+
+    # --- Error pages: a link that leads nowhere, and a stale CSRF token on an htmx post ---------
+    visit(crew_url.replace("/c/", "/c/x") + "games/new")
+    expect(page.locator("main")).to_contain_text(re.compile(r"\S"))
+    visit(scoreboard)
+    page.evaluate("""() => {
+        document.body.setAttribute("hx-headers", '{"X-CSRFToken": "stale"}');
+        document.querySelectorAll("input[name=csrf_token]").forEach((input) => { input.value = "stale"; });
+    }""")
+    page.get_by_role("button", name=re.compile("^Rematch")).click()
+    expect(page.locator("#main")).to_contain_text("Reload to continue")
+
+    # --- Every other page any of those pages links to (history, exports, new features ...) -----
+    seen = {urldefrag(url)[0] for url in visited}
+    queue = [crew_url, scoreboard]
+    crawled = 0
+    while queue and crawled < CRAWL_LIMIT:
+        visit(queue.pop(0))
+        crawled += 1
+        links = page.eval_on_selector_all(
+            "a[href]:not([download])", "links => links.map(a => a.href)")
+        for href in links:
+            url = urldefrag(href)[0]
+            if url.startswith(server) and url not in seen and not re.search(r"\.(csv|json)(\?|$)", url):
+                seen.add(url)
+                queue.append(url)
+
+    assert watch.events == [], watch.events
+    assert watch.console == [], watch.console
+    assert crawled >= 5

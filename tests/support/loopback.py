@@ -1,0 +1,226 @@
+"""A phone talking to a real Orchard server over 127.0.0.1: its own cookies, the CSRF token the
+page hands out, no redirect following (a 303 is an answer worth seeing), never a proxy. Also the
+server itself, run as an operator runs it (`python app.py`), and rounds whose scores are known."""
+import gzip
+import html
+import http.cookiejar
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+CSRF_HEADER = re.compile(r"""hx-headers='(\{[^']*\})'""")
+VERSION_FIELD = re.compile(r'name="version" value="(\d+)"')
+LIVE_VERSION = re.compile(r'/live\?v=(\d+)')
+ROUND_NUMBER = re.compile(r"/rounds/(\d+)$")
+TOTALS = re.compile(r'<span class="total">([^<]+)</span>')
+TARGETS = ("4S", "2S", "3S", "5S")
+
+
+@dataclass
+class Answer:
+    status: int
+    headers: object
+    body: str
+    seconds: float
+    wire_bytes: int
+
+    @property
+    def location(self):
+        return self.headers.get("Location") or self.headers.get("HX-Redirect")
+
+
+class _KeepRedirects(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None  # urllib then hands the 3xx back as an HTTPError, read like any answer
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Phone:
+    """One browser: its session cookie and the CSRF token of the last page it loaded.
+
+    `observer(kind, answer)`, when given, hears every answer (the benchmark times them by kind)."""
+
+    def __init__(self, base, timeout=30, observer=None):
+        assert base.startswith("http://127.0.0.1:"), "loopback only"
+        self.base = base
+        self.timeout = timeout
+        self.observer = observer
+        self.csrf = None
+        self.opener = urllib.request.build_opener(
+            urllib.request.ProxyHandler({}),
+            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()),
+            _KeepRedirects(),
+        )
+
+    def request(self, method, path, data=None, headers=None, kind=None):
+        body = urllib.parse.urlencode(data or {}).encode() if method == "POST" else None
+        request = urllib.request.Request(path if path.startswith("http") else self.base + path,
+                                         data=body, method=method)
+        request.add_header("Accept-Encoding", "gzip")  # as every phone's browser does
+        for name, value in (headers or {}).items():
+            request.add_header(name, value)
+        if method == "POST" and self.csrf:
+            request.add_header("X-CSRFToken", self.csrf)
+        started = time.perf_counter()
+        try:
+            with self.opener.open(request, timeout=self.timeout) as response:
+                raw, status, answer_headers = response.read(), response.status, response.headers
+        except urllib.error.HTTPError as error:
+            raw, status, answer_headers = error.read(), error.code, error.headers
+            error.close()
+        seconds = time.perf_counter() - started
+        wire = len(raw)
+        if answer_headers.get("Content-Encoding") == "gzip":
+            raw = gzip.decompress(raw)
+        answer = Answer(status, answer_headers, raw.decode("utf-8", "replace"), seconds, wire)
+        found = CSRF_HEADER.search(answer.body)
+        if found:
+            self.csrf = json.loads(html.unescape(found.group(1)))["X-CSRFToken"]
+        if self.observer:
+            self.observer(kind or method, answer)
+        return answer
+
+    def get(self, path, headers=None, kind=None):
+        return self.request("GET", path, headers=headers, kind=kind)
+
+    def post(self, path, data=None, headers=None, kind=None):
+        return self.request("POST", path, data, headers, kind=kind)
+
+    # Steps of a table, each checking the answer the app gives a healthy table ------------------
+    def start_crew(self, name="Loopback crew"):
+        if self.csrf is None:
+            self.get("/")
+        answer = self.post("/crews", {"name": name})
+        _expect(answer, 303)
+        return answer.location
+
+    def start_game(self, crew_url, names=("Ann", "Ben", "Cleo", "Dan")):
+        """A game that never ends (goal 100000), so rounds can be streamed into it."""
+        if self.csrf is None:
+            self.get(crew_url)
+        data = {f"player_{seat}": name for seat, name in enumerate(names)}
+        data.update(first_dealer="0", goal="other", goal_other="100000", tie_rule="play-on",
+                    min_bid="1", redeal_moves_deal="no")
+        answer = self.post(crew_url + "games", data)
+        _expect(answer, 303)
+        return answer.location
+
+    def open_round(self, game_url):
+        """Start the next round (or land on the one already open); its URL and number."""
+        answer = self.post(game_url + "/rounds", kind="start")
+        _expect(answer, 303)
+        return answer.location, int(ROUND_NUMBER.search(answer.location).group(1))
+
+    def round_version(self, round_url):
+        answer = self.get(round_url, kind="round page")
+        _expect(answer, 200)
+        return int(VERSION_FIELD.search(answer.body).group(1))
+
+    def enter_round(self, game_url, pause=0.0):
+        """Enter the next round by its plan (bid, four targets, taps) and save it.
+
+        Returns (number, the save's answer); every step before the save must succeed."""
+        url, number = self.open_round(game_url)
+        _expect(self.post(url + "/bid", {"bidder": str(number % 4), "number": "2", "suit": "H"}, kind="bid"), 200)
+        for seat, target in enumerate(TARGETS):
+            time.sleep(pause)
+            _expect(self.post(url + f"/hands/{seat}/target", {"target": target}, kind="target"), 200)
+        for seat, rank in plan_taps(number):
+            time.sleep(pause)
+            _expect(self.post(url + f"/hands/{seat}/counts", {"up": rank}, kind="tap"), 200)
+        version = self.round_version(url)
+        return number, self.post(url + "/save", {"version": str(version)}, kind="save")
+
+
+def _expect(answer, status):
+    if answer.status != status:
+        raise AssertionError(f"expected {status}, got {answer.status}: {answer.body[:300]}")
+
+
+# Rounds whose scores are known ------------------------------------------------------------------
+
+def plan_counts(number):
+    """Rank counts per seat for round `number`: a different pile shape every round."""
+    counts = [{}, {}, {}, {}]
+    counts[number % 4] = {"K": 2, "Q": 2} if number % 2 else {"J": 3}
+    counts[(number + 1) % 4] = {"A": 2} if number % 3 else {"9": 2, "6": 2}
+    return counts
+
+
+def plan_taps(number):
+    return [(seat, rank) for seat, pile in enumerate(plan_counts(number))
+            for rank, n in pile.items() for _ in range(n)]
+
+
+def plan_scores(number):
+    """What the engine scores round `number` at (the app must store exactly this)."""
+    import tally  # the app's own bridge to the rule engine
+
+    return [tally.pile_score("quick", {"target": target, "counts": counts, "won": []}).total
+            for target, counts in zip(TARGETS, plan_counts(number))]
+
+
+# The server as an operator runs it ---------------------------------------------------------------
+
+class ServerProcess:
+    """`python app.py` on a free loopback port with its own database."""
+
+    def __init__(self, database, log=None):
+        self.database = Path(database)
+        self.port = free_port()
+        self.log = log
+        self.process = None
+
+    @property
+    def base(self):
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout=20):
+        env = {**os.environ, "PORT": str(self.port), "HOST": "127.0.0.1",
+               "ORCHARD_DATABASE": str(self.database), "PYTHONUNBUFFERED": "1"}
+        env.pop("ORCHARD_PASSPHRASE", None)
+        self.process = subprocess.Popen(
+            [sys.executable, str(REPO / "app.py")], cwd=REPO, env=env,
+            stdout=self.log or subprocess.DEVNULL, stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + timeout
+        probe = Phone(self.base, timeout=2)
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server exited with {self.process.returncode}")
+            try:
+                if probe.get("/").status == 200:
+                    return self
+            except OSError:
+                time.sleep(0.05)
+        self.stop()
+        raise RuntimeError(f"the server did not answer on {self.base} within {timeout} s")
+
+    def kill(self):
+        """SIGKILL: no shutdown handler runs, nothing is flushed or committed on the way out."""
+        self.process.kill()
+        self.process.wait(timeout=10)
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=10)
