@@ -55,7 +55,7 @@ def test_a_whole_round_card_by_card(page, orchard):
     # Ben: target 4♥, won 4♣ 4♦ 10♣ 10♦ → three 4s with the target 40, pair of 10s +10 → 50.
     orchard.cards(1, "4H", BEN_PILE)
     expect(page.locator(".breakdown .score-line")).to_have_text("Ben 50")
-    expect(page.locator(".breakdown li")).to_have_text(["Three 4s with your target: 40", "Pair of 10s: +10"])
+    expect(page.locator(".breakdown li")).to_have_text(["Three 4s with your target: 40 target rule", "Pair of 10s: +10"])
     # Ann's 12 cards and target, and Ben's own target, are greyed out on Ben's grid.
     expect(page.locator(".cardbtn.elsewhere")).to_have_count(14)
     expect(page.locator(".cardbtn", has_text="4♥")).to_have_attribute("title", "Ben’s target")
@@ -68,7 +68,7 @@ def test_a_whole_round_card_by_card(page, orchard):
 
     # Cleo: target K♦, won K♣ K♥ 7♣ 7♦ → pair of 7s +5, three Kings with the target 40 → 45.
     orchard.cards(2, "KD", CLEO_PILE)
-    expect(page.locator(".breakdown li")).to_have_text(["Pair of 7s: +5", "Three Kings with your target: 40"])
+    expect(page.locator(".breakdown li")).to_have_text(["Pair of 7s: +5", "Three Kings with your target: 40 target rule"])
 
     # Dan: target 2♠, then every card nobody holds yet (28 cards, 7 tricks).
     expect(page.get_by_role("button", name="All the remaining cards")).to_have_count(0)
@@ -81,7 +81,7 @@ def test_a_whole_round_card_by_card(page, orchard):
     # four 8s +20, pair of 9s +5, three Queens +20, pair of Aces +15 → 80.
     expect(page.locator(".breakdown .score-line")).to_have_text("Dan 80")
     expect(page.locator(".breakdown li")).to_have_text([
-        "Four 2s with your target: 80 (whatever the rank's value)",
+        "Four 2s with your target: 80 (whatever the rank's value) target rule",
         f"Pair of 3s: {M}15",
         f"Four 5s: 4 × {M}15 = {M}60",
         "Three 6s: 2 × 5 = +10",

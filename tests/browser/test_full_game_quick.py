@@ -91,7 +91,7 @@ def test_full_game_in_quick_mode_to_the_winner_screen(page, orchard):
     # Ben: target 4♥, won 4 4 10 10 (the second worked example) → 40 + 10 = 50.
     orchard.counts(1, "4H", {"4": 2, "10": 2})
     expect(page.locator(".breakdown .score-line")).to_have_text("Ben 50")
-    expect(page.locator(".breakdown li")).to_have_text(["Three 4s with your target: 40", "Pair of 10s: +10"])
+    expect(page.locator(".breakdown li")).to_have_text(["Three 4s with your target: 40 target rule", "Pair of 10s: +10"])
 
     # Cleo: target K♦, won K 7 7 7 → pair of Kings (with the target, a normal pair) +10,
     # three 7s 2 × 5 = +10 → 20.
@@ -99,14 +99,14 @@ def test_full_game_in_quick_mode_to_the_winner_screen(page, orchard):
     expect(page.locator(".breakdown .score-line")).to_have_text("Cleo 20")
     expect(page.locator(".breakdown li")).to_have_text([
         "Three 7s: 2 × 5 = +10",
-        "Pair of Kings with your target: +10 (a normal pair)",
+        "Pair of Kings with your target: +10 (a normal pair) target rule",
     ])
 
     # Dan: target 2♠, won 2 5 5 Q Q → pair of 2s −15, pair of 5s −15, pair of Queens +10 → −20.
     orchard.counts(3, "2S", {"2": 1, "5": 2, "Q": 2})
     expect(page.locator(".breakdown .score-line")).to_have_text(f"Dan {M}20")
     expect(page.locator(".breakdown li")).to_have_text([
-        f"Pair of 2s with your target: {M}15 (a normal pair)",
+        f"Pair of 2s with your target: {M}15 (a normal pair) target rule",
         f"Pair of 5s: {M}15",
         "Pair of Queens: +10",
     ])
@@ -139,7 +139,7 @@ def test_full_game_in_quick_mode_to_the_winner_screen(page, orchard):
     expect(page.locator("#step-bid .trump")).to_have_text("Trump ♥ · Cleo won with One Heart and leads.")
     # Ann: target 8♣, won 8 8 → three of the target's rank: 40.
     orchard.counts(0, "8C", {"8": 2})
-    expect(page.locator(".breakdown li")).to_have_text(["Three 8s with your target: 40"])
+    expect(page.locator(".breakdown li")).to_have_text(["Three 8s with your target: 40 target rule"])
     # Ben: target 3♦, won 3 6 6 → pair of 3s −15, pair of 6s +5 → −10.
     orchard.counts(1, "3D", {"3": 1, "6": 2})
     # Cleo: target Q♥, won Q K K → pair of Queens +10, pair of Kings +10 → 20.
@@ -185,7 +185,7 @@ def test_full_game_in_quick_mode_to_the_winner_screen(page, orchard):
         "Total: 25",
     ])
     expect(page.locator("#hand-1 .breakdown-lines li")).to_have_text(
-        ["Three 4s with your target: 40", "Pair of 10s: +10", "Total: 50"]
+        ["Three 4s with your target: 40 target rule", "Pair of 10s: +10", "Total: 50"]
     )
     expect(page.locator(".hand-result h2 strong")).to_have_text(["25", "50", "20", f"{M}20"])
     # Round 1 is not the last round, so it can be corrected but not undone.
