@@ -4,6 +4,7 @@ import json
 from scoring import format_points
 
 from . import get_db, now
+from .stats import target_bonus
 
 OPEN = "entering"
 SCORED = "scored"
@@ -273,8 +274,8 @@ def mark_saved(db, entered, scores, by=None):
     db.execute("UPDATE rounds SET status = 'scored' WHERE id = ?", [entered["id"]])
     for seat, score in enumerate(scores):
         db.execute(
-            "UPDATE hands SET score = ? WHERE round_id = ? AND seat = ?",
-            [score, entered["id"], seat],
+            "UPDATE hands SET score = ?, target_bonus = ? WHERE round_id = ? AND seat = ?",
+            [score, target_bonus(entered["mode"], entered["hands"][seat]), entered["id"], seat],
         )
     touch(db, entered["id"])
     after = " · ".join(format_points(score) for score in scores)

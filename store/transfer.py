@@ -1,0 +1,471 @@
+"""A crew's history out as CSV (for spreadsheets) and JSON (for a restore), and a JSON export in
+again as a new crew.
+
+The JSON holds everything that was entered: the crew's name and house rules, its players, every
+game with its seats and rules, every revision of every round (corrections, undone rounds and
+drafts included) with its hands, change log and sign-offs, and the notes. It holds no ids and no
+crew link: games are numbered in the order they started, players are named. Cached values (hand
+scores, target bonuses, who won) are written out for readers, but a restore recomputes them with
+the rule engine, so a file can never make the store say something the rounds do not.
+"""
+import csv
+import datetime
+import io
+import json
+import secrets
+import sqlite3
+import unicodedata
+
+import tally
+from scoring import SUIT_NAMES, GameError, HouseRules
+
+from . import get_db, now, write
+from .stats import bonus_of
+
+FORMAT = "orchard-crew-export"
+VERSION = 1
+ROUND_STATUSES = ("entering", "scored", "replaced", "deleted", "discarded")
+GAME_STATUSES = ("playing", "finished", "abandoned")
+TEXT_MAX = 2000  # any text the app writes (a change's detail, a device id) is far shorter
+NAME_MAX = 40
+NOTE_MAX = 200
+ROUNDS_MAX = 100_000
+CSV_COLUMNS = [
+    "game_id", "game_date", "game_started", "goal", "game_status", "round", "player", "seat",
+    "dealer", "bid_winner", "bid", "trump", "target", "mode", "won_cards_or_counts",
+    "target_bonus", "score", "running_total", "winner",
+]
+
+
+class RestoreError(ValueError):
+    """A file that is not a whole, consistent Orchard export; the message says what is wrong."""
+
+
+# --- CSV ---------------------------------------------------------------------------------------
+
+def csv_rows(crew_id, game_id=None):
+    """One row per player per counted round, oldest game first, as CSV_COLUMNS values."""
+    rows = get_db().query(
+        f"""
+        SELECT games.id AS game_id, games.created, games.goal, games.status, rounds.number,
+            players.name AS player, hands.seat, dealer.name AS dealer, bidder.name AS bid_winner,
+            rounds.bid_number, rounds.bid_suit, rounds.mode, hands.target, hands.won, hands.counts,
+            hands.target_bonus, hands.score,
+            sum(hands.score) OVER (PARTITION BY games.id, hands.seat ORDER BY rounds.number)
+                AS running_total,
+            games.status = 'finished'
+                AND instr(',' || games.winner_seats || ',', ',' || hands.seat || ',') > 0 AS winner
+        FROM games
+        JOIN rounds ON rounds.game_id = games.id AND rounds.status = 'scored'
+        JOIN hands ON hands.round_id = rounds.id
+        JOIN seats ON seats.game_id = games.id AND seats.seat = hands.seat
+        JOIN players ON players.id = seats.player_id
+        JOIN seats AS dealer_seat ON dealer_seat.game_id = games.id AND dealer_seat.seat = rounds.dealer
+        JOIN players AS dealer ON dealer.id = dealer_seat.player_id
+        LEFT JOIN seats AS bid_seat ON bid_seat.game_id = games.id AND bid_seat.seat = rounds.bid_seat
+        LEFT JOIN players AS bidder ON bidder.id = bid_seat.player_id
+        WHERE games.crew_id = :crew {"AND games.id = :game" if game_id else ""}
+        ORDER BY games.created, games.id, rounds.number, hands.seat
+        """,
+        {"crew": crew_id, "game": game_id},
+    )
+    for row in rows:
+        started = datetime.datetime.fromisoformat(row["created"])
+        yield [
+            row["game_id"], started.astimezone().date().isoformat(), row["created"], row["goal"],
+            row["status"], row["number"], row["player"], row["seat"] + 1, row["dealer"],
+            row["bid_winner"] or "", row["bid_number"] or "", SUIT_NAMES.get(row["bid_suit"], ""),
+            row["target"] or "", row["mode"], _won_text(row), row["target_bonus"] or 0,
+            row["score"], row["running_total"], "yes" if row["winner"] else "no",
+        ]
+
+
+def _won_text(row):
+    """Exact mode: the won cards; quick mode: each counted rank as often as it was won."""
+    if row["mode"] == "exact":
+        return row["won"] or ""
+    counts = json.loads(row["counts"] or "{}")
+    return " ".join(rank for rank, n in counts.items() for _ in range(n))
+
+
+def csv_chunks(crew_id, game_id=None):
+    """The CSV text in pieces, header first (with a byte-order mark, so spreadsheets read UTF-8)."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    writer.writerow(CSV_COLUMNS)
+    yield "\ufeff" + buffer.getvalue()
+    for index, row in enumerate(csv_rows(crew_id, game_id)):
+        if index % 500 == 0:
+            buffer.seek(0)
+            buffer.truncate()
+        writer.writerow(row)
+        if index % 500 == 499:
+            yield buffer.getvalue()
+            buffer.seek(0)
+            buffer.truncate()
+    if buffer.tell():
+        yield buffer.getvalue()
+
+
+# --- JSON export -------------------------------------------------------------------------------
+
+def export(crew_id, game_id=None):
+    """The crew's whole history (or one game of it) as plain values ready for JSON."""
+    db = get_db()
+    crew = next(db.query("SELECT * FROM crews WHERE id = ?", [crew_id]))
+    games = list(
+        db.query(
+            "SELECT * FROM games WHERE crew_id = ? ORDER BY created, id", [crew_id]
+        )
+    )
+    numbers = {game["id"]: n for n, game in enumerate(games, start=1)}
+    if game_id is not None:
+        games = [game for game in games if game["id"] == game_id]
+    ids = [game["id"] for game in games]
+    seats = _grouped(db, "SELECT seats.game_id, seats.seat, players.name FROM seats"
+                     " JOIN players ON players.id = seats.player_id WHERE seats.game_id IN ({ids})"
+                     " ORDER BY seats.game_id, seats.seat", ids, "game_id")
+    rounds = _grouped(db, "SELECT * FROM rounds WHERE game_id IN ({ids})"
+                      " ORDER BY game_id, number, revision", ids, "game_id")
+    round_ids = [row["id"] for group in rounds.values() for row in group]
+    hands = _grouped(db, "SELECT * FROM hands WHERE round_id IN ({ids}) ORDER BY round_id, seat",
+                     round_ids, "round_id")
+    changes = _grouped(db, "SELECT * FROM round_changes WHERE round_id IN ({ids}) ORDER BY id",
+                       round_ids, "round_id")
+    signoffs = _grouped(db, "SELECT * FROM signoffs WHERE round_id IN ({ids}) ORDER BY round_id, seat",
+                        round_ids, "round_id")
+    notes = {(row["kind"], row["game_id"]): row["text"]
+             for row in db.query("SELECT * FROM notes WHERE crew_id = ?", [crew_id])}
+    seated = {row["name"] for group in seats.values() for row in group}
+    players = [
+        {"name": row["name"], "created": row["created"]}
+        for row in db.query("SELECT * FROM players WHERE crew_id = ? ORDER BY id", [crew_id])
+        if game_id is None or row["name"] in seated
+    ]
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "crew": {key: crew[key] for key in ("name", "created", "goal", "tie_rule", "min_bid")}
+        | {"redeal_moves_deal": bool(crew["redeal_moves_deal"])},
+        "players": players,
+        "games": [
+            {
+                "number": numbers[game["id"]],
+                "created": game["created"],
+                "finished": game["finished"],
+                "status": game["status"],
+                "winner_seats": [int(s) for s in (game["winner_seats"] or "").split(",") if s],
+                "rules": {"goal": game["goal"], "tie_rule": game["tie_rule"], "min_bid": game["min_bid"],
+                          "redeal_moves_deal": bool(game["redeal_moves_deal"])},
+                "first_dealer": game["first_dealer"],
+                # A one-game export leaves out the game it was a rematch of.
+                "rematch_of": numbers.get(game["rematch_of"]) if game["rematch_of"] in ids else None,
+                "seats": [row["name"] for row in seats.get(game["id"], [])],
+                "note": notes.get(("game", game["id"])),
+                "night_note": notes.get(("night", game["id"])),
+                "rounds": [_round_out(row, hands, changes, signoffs) for row in rounds.get(game["id"], [])],
+            }
+            for game in games
+        ],
+    }
+
+
+def _grouped(db, sql, ids, key):
+    """Rows for the given ids, grouped by `key` (one query, however many ids)."""
+    if not ids:
+        return {}
+    found = {}
+    # SQLite allows 32766 parameters; a json_each list has no such limit.
+    query = sql.replace("({ids})", "(SELECT value FROM json_each(?))")
+    for row in db.query(query, [json.dumps(ids)]):
+        found.setdefault(row[key], []).append(row)
+    return found
+
+
+def _round_out(row, hands, changes, signoffs):
+    return {
+        "number": row["number"], "revision": row["revision"], "status": row["status"],
+        "mode": row["mode"], "dealer": row["dealer"], "redeals": row["redeals"],
+        "bid": None if row["bid_number"] is None else
+        {"seat": row["bid_seat"], "number": row["bid_number"], "suit": row["bid_suit"]},
+        "created": row["created"], "updated": row["updated"],
+        "hands": [
+            {
+                "seat": hand["seat"], "target": hand["target"], "won": (hand["won"] or "").split(),
+                "counts": json.loads(hand["counts"] or "{}"), "score": hand["score"],
+                "target_bonus": hand["target_bonus"], "entered_by": hand["entered_by"],
+                "done": hand["done"],
+            }
+            for hand in hands.get(row["id"], [])
+        ],
+        "changes": [
+            {"at": change["at"], "action": change["action"], "detail": change["detail"], "by": change["by"]}
+            for change in changes.get(row["id"], [])
+        ],
+        "signoffs": [
+            {"seat": mark["seat"], "device": mark["device"], "at": mark["at"]}
+            for mark in signoffs.get(row["id"], [])
+        ],
+    }
+
+
+# --- Restore -----------------------------------------------------------------------------------
+
+def restore(data):
+    """Store an export as a new crew with a new link; returns the new crew row. RestoreError
+    (nothing stored) when the file is not a whole, consistent export."""
+    crew, players, games = _checked(data)
+    token = secrets.token_urlsafe(32)
+    try:
+        crew_id = _insert(crew, players, games, token)
+    except sqlite3.IntegrityError as error:
+        raise RestoreError(f"The export is incomplete or damaged ({error}).") from None
+    return next(get_db().query("SELECT * FROM crews WHERE id = ?", [crew_id]))
+
+
+def _insert(crew, players, games, token):
+    with write() as db:
+        crew_id = db.execute(
+            "INSERT INTO crews (name, token, created, goal, tie_rule, min_bid, redeal_moves_deal)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [crew["name"], token, crew["created"], crew["goal"], crew["tie_rule"], crew["min_bid"],
+             int(crew["redeal_moves_deal"])],
+        ).lastrowid
+        player_ids = {}
+        for player in players:
+            player_ids[player["name"].casefold()] = db.execute(
+                "INSERT INTO players (crew_id, name, created) VALUES (?, ?, ?)",
+                [crew_id, player["name"], player["created"]],
+            ).lastrowid
+        game_ids = {}
+        for game in games:
+            game_ids[game["number"]] = _insert_game(db, crew_id, game, player_ids, game_ids)
+    return crew_id
+
+
+def _insert_game(db, crew_id, game, player_ids, game_ids):
+    rules = game["rules"]
+    game_id = db.execute(
+        "INSERT INTO games (crew_id, created, finished, goal, tie_rule, min_bid, redeal_moves_deal,"
+        " first_dealer, status, winner_seats, rematch_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [crew_id, game["created"], game["finished"], rules["goal"], rules["tie_rule"], rules["min_bid"],
+         int(rules["redeal_moves_deal"]), game["first_dealer"], game["status"],
+         ",".join(map(str, game["winner_seats"])) or None, game_ids.get(game["rematch_of"])],
+    ).lastrowid
+    for seat, name in enumerate(game["seats"]):
+        db.execute("INSERT INTO seats (game_id, seat, player_id) VALUES (?, ?, ?)",
+                   [game_id, seat, player_ids[name.casefold()]])
+    for key in ("note", "night_note"):
+        if game.get(key):
+            db.execute(
+                "INSERT INTO notes (crew_id, kind, game_id, text, updated) VALUES (?, ?, ?, ?, ?)",
+                [crew_id, "game" if key == "note" else "night", game_id, game[key], now()],
+            )
+    for entry in game["rounds"]:
+        bid = entry["bid"] or {}
+        # Inserted as a draft of no status first: the hands go in, then the round takes its
+        # status, so the per-seat results are worked out once per round, not once per hand.
+        round_id = db.execute(
+            "INSERT INTO rounds (game_id, number, revision, status, mode, dealer, redeals, bid_seat,"
+            " bid_number, bid_suit, version, created, updated)"
+            " VALUES (?, ?, ?, 'restoring', ?, ?, ?, ?, ?, ?, 1, ?, ?)",
+            [game_id, entry["number"], entry["revision"], entry["mode"], entry["dealer"],
+             entry["redeals"], bid.get("seat"), bid.get("number"), bid.get("suit"),
+             entry["created"], entry["updated"]],
+        ).lastrowid
+        for hand in entry["hands"]:
+            db.execute(
+                "INSERT INTO hands (round_id, seat, target, won, counts, score, target_bonus,"
+                " entered_by, done) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [round_id, hand["seat"], hand["target"], " ".join(hand["won"]),
+                 json.dumps(hand["counts"]) if hand["counts"] else None, hand["score"],
+                 hand["target_bonus"], hand["entered_by"], hand["done"]],
+            )
+        db.execute("UPDATE rounds SET status = ? WHERE id = ?", [entry["status"], round_id])
+        for change in entry["changes"]:
+            db.execute(
+                "INSERT INTO round_changes (round_id, at, action, detail, by) VALUES (?, ?, ?, ?, ?)",
+                [round_id, change["at"], change["action"], change["detail"], change["by"]],
+            )
+        for mark in entry["signoffs"]:
+            db.execute("INSERT INTO signoffs (round_id, seat, device, at) VALUES (?, ?, ?, ?)",
+                       [round_id, mark["seat"], mark["device"], mark["at"]])
+    return game_id
+
+
+def _checked(data):
+    """The export's crew, players and games, each value checked for what the store needs, with
+    every cached value recomputed by the engine; RestoreError naming the first thing wrong."""
+    _need(isinstance(data, dict) and data.get("format") == FORMAT,
+          "This is not an Orchard crew export (a .json file from a crew's History page).")
+    _need(data.get("version") == VERSION,
+          f"This export is version {str(data.get('version'))[:20]!r}; this server reads version {VERSION}.")
+    crew = _record(data.get("crew"), "The crew", {"name": _name, "created": _stamp})
+    _rules(crew, "The crew's house rules")
+    players = data.get("players")
+    _need(isinstance(players, list), "The export has no list of players.")
+    names = set()
+    for player in players:
+        _record(player, "A player", {"name": _name, "created": _text})
+        _need(player["name"].casefold() not in names, f"The player {player['name']} is in the file twice.")
+        names.add(player["name"].casefold())
+    games = data.get("games")
+    _need(isinstance(games, list), "The export has no list of games.")
+    numbers = set()
+    for game in games:
+        _need(isinstance(game, dict) and _whole(game.get("number"), 1, 10**9)
+              and game["number"] not in numbers, "Each game needs a number of its own.")
+        _check_game(game, names, numbers, f"Game {game['number']}")
+        numbers.add(game["number"])
+    return crew, players, games
+
+
+def _need(condition, message):
+    if not condition:
+        raise RestoreError(message)
+
+
+def _whole(value, low, high):
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+# What a value must be, by kind; each returns whether the value will do.
+def _text(value):
+    return isinstance(value, str) and len(value) <= TEXT_MAX
+
+
+def _maybe_text(value):
+    return value is None or _text(value)
+
+
+def _stamp(value):
+    try:
+        return isinstance(value, str) and datetime.datetime.fromisoformat(value) is not None
+    except ValueError:
+        return False
+
+
+def _maybe_stamp(value):
+    return value is None or _stamp(value)
+
+
+def _name(value):
+    """A crew's or player's name as the forms allow it: 1 to 40 characters, no control characters."""
+    return (isinstance(value, str) and value == " ".join(value.split()) and 1 <= len(value) <= NAME_MAX
+            and not any(unicodedata.category(ch).startswith("C") for ch in value))
+
+
+def _note(value):
+    return value is None or (_text(value) and len(value) <= NOTE_MAX)
+
+
+def _seat(value):
+    return _whole(value, 0, 3)
+
+
+_HINTS = {_name: " (1 to 40 characters)", _note: " (text of at most 200 characters)",
+          _stamp: " (a date and time)"}
+
+
+def _record(value, what, kinds):
+    """`value` as an object holding every key in `kinds`, each of its kind."""
+    _need(isinstance(value, dict), f"{what} is missing or damaged.")
+    for key, kind in kinds.items():
+        _need(key in value and kind(value[key]),
+              f"{what} has no proper {key.replace('_', ' ')}{_HINTS.get(kind, '')}.")
+    return value
+
+
+def _rules(row, what):
+    try:
+        return HouseRules(goal=row["goal"], tie_rule=row["tie_rule"], min_bid=row["min_bid"],
+                          redeal_moves_deal=row["redeal_moves_deal"])
+    except (KeyError, TypeError, GameError) as error:
+        raise RestoreError(f"{what}: {error}") from None
+
+
+def _check_game(game, names, numbers, where):
+    _record(game, where, {
+        "created": _stamp, "finished": _maybe_stamp, "first_dealer": _seat, "note": _note,
+        "night_note": _note, "status": lambda v: isinstance(v, str) and v in GAME_STATUSES,
+        "rules": lambda v: isinstance(v, dict), "seats": lambda v: isinstance(v, list),
+        "rounds": lambda v: isinstance(v, list),
+        "rematch_of": lambda v: v is None or (_whole(v, 1, 10**9) and v in numbers),
+    })
+    rules = _rules(game["rules"], f"{where}'s rules")
+    seats = game["seats"]
+    _need(len(seats) == 4 and all(_name(name) for name in seats)
+          and len({name.casefold() for name in seats}) == 4, f"{where} needs four different players.")
+    _need(all(name.casefold() in names for name in seats), f"{where} seats a player the file does not list.")
+    scored = []
+    for entry in game["rounds"]:
+        _need(isinstance(entry, dict) and _whole(entry.get("number"), 1, ROUNDS_MAX),
+              f"{where} has a round without a proper number.")
+        _check_round(entry, seats, f"{where}, round {entry['number']}")
+        if entry["status"] == "scored":
+            scored.append(entry)
+    scored.sort(key=lambda entry: entry["number"])
+    _need([entry["number"] for entry in scored] == list(range(1, len(scored) + 1)),
+          f"{where}: its saved rounds are not numbered 1, 2, 3 …")
+    try:
+        result = tally.standing({"goal": rules.goal, "tie_rule": rules.tie_rule, "min_bid": rules.min_bid,
+                                 "redeal_moves_deal": rules.redeal_moves_deal,
+                                 "first_dealer": game["first_dealer"]},
+                                [{"scores": [h["score"] for h in e["hands"]], "redeals": e["redeals"]}
+                                 for e in scored]).result
+    except GameError as error:
+        raise RestoreError(f"{where}: {error}.") from None
+    # The verdict is a cache too: the engine's, whatever the file says; abandoned stays abandoned.
+    if result.over:
+        game["status"], game["winner_seats"] = "finished", list(result.winners)
+    else:
+        game["status"] = "abandoned" if game["status"] == "abandoned" else "playing"
+        game["winner_seats"] = []
+
+
+def _check_round(entry, seats, where):
+    _record(entry, where, {
+        "revision": lambda v: _whole(v, 1, ROUNDS_MAX), "dealer": _seat,
+        "status": lambda v: isinstance(v, str) and v in ROUND_STATUSES,
+        "mode": lambda v: isinstance(v, str) and v in ("quick", "exact"),
+        "redeals": lambda v: _whole(v, 0, ROUNDS_MAX), "bid": lambda v: v is None or isinstance(v, dict),
+        "created": _maybe_text, "updated": _maybe_text, "hands": lambda v: isinstance(v, list) and len(v) == 4,
+        "changes": lambda v: isinstance(v, list), "signoffs": lambda v: isinstance(v, list),
+    })
+    if entry["bid"] is not None:
+        _record(entry["bid"], f"{where}: the bid", {
+            "seat": _seat, "number": lambda v: _whole(v, 1, 13),
+            "suit": lambda v: isinstance(v, str) and v in SUIT_NAMES,
+        })
+    for hand in entry["hands"]:
+        _record(hand, f"{where}: a hand", {
+            "seat": _seat, "target": _maybe_text, "entered_by": _maybe_text, "done": _maybe_text,
+            "won": lambda v: isinstance(v, list) and len(v) <= 52 and all(_text(code) for code in v),
+            "counts": lambda v: isinstance(v, dict) and len(v) <= 13
+            and all(_text(rank) and _whole(n, 0, 52) for rank, n in v.items()),
+        })
+    _need(sorted(hand["seat"] for hand in entry["hands"]) == [0, 1, 2, 3], f"{where} needs one hand per seat.")
+    entry["hands"].sort(key=lambda hand: hand["seat"])
+    for change in entry["changes"]:
+        _record(change, f"{where}: a change",
+                {"at": _text, "action": _text, "detail": _maybe_text, "by": _maybe_text})
+    for mark in entry["signoffs"]:
+        _record(mark, f"{where}: a sign-off", {"seat": _seat, "device": _text, "at": _text})
+    try:
+        scores = [tally.pile_score(entry["mode"], hand) for hand in entry["hands"]]
+    except Exception as error:  # a card code or count the engine cannot read
+        raise RestoreError(f"{where}: {error}") from None
+    if entry["status"] == "scored":
+        stored = {"mode": entry["mode"], "hands": entry["hands"],
+                  "bid_number": entry["bid"]["number"] if entry["bid"] else None}
+        problems = tally.problems(stored, seats)
+        _need(not problems, f"{where} cannot be saved as it is: {problems[0].message}" if problems else "")
+    # Scores and target bonuses are caches: recomputed for every revision that was ever saved.
+    if entry["status"] == "scored" or all(hand.get("score") is not None for hand in entry["hands"]):
+        for hand, score in zip(entry["hands"], scores):
+            _need(score is not None, f"{where}: a saved hand cannot be scored.")
+            hand["score"] = score.total
+            hand["target_bonus"] = bonus_of(score)
+    else:
+        for hand in entry["hands"]:
+            hand["score"] = hand["target_bonus"] = None

@@ -1,0 +1,342 @@
+"""Players' numbers on a small known history, every expected number worked out by hand.
+
+The crew plays to 100 in quick mode with a few taps a round. What a hand scores (rule book §2):
+  F80  target rank r, three more r won  -> four of the target: 80 (a "four" target bonus)
+  T40  target rank r, two more r won    -> three of the target: 40 (a "three" target bonus)
+  P    target A, one more A won         -> a pair of Aces: 15
+  N    target K, two 2s won             -> a pair of 2s: -15
+  Z    nothing won                      -> 0
+
+Game 1  Ann Ben Cleo Dan   R1 bid Ann 2♠: F80 P T40 N    R2 bid Cleo 1♥: P Z Z F80
+                           R3 bid Dan 3♣: T40 F80 N(3s) Z     -> Ann 135, Ben 95, Dan 65, Cleo 25
+Game 2  Ben Cleo Dan Eve   R1 bid Eve 4♠: Z F80 P T40    R2 bid Cleo 2♦: T40 P Z Z
+                           R3 bid Ben 1♠: Z Z Z F80           -> Eve 120, Cleo 95, Ben 40, Dan 15
+Game 3  Ann Ben Cleo Dan   R1 bid Ann 5♠: F80 Z Z N      R2 bid Ann 2♥: T40 P Z Z
+                                                              -> Ann 120, Ben 15, Cleo 0, Dan -15
+Game 4  Ann Ben Cleo Dan   R1 bid Ben 3♠: N F80 T40 P    R2 bid Ben 1♣: Z T40 Z Z
+                                                              -> Ben 120, Cleo 40, Dan 15, Ann -15
+Game 5  Ann Ben Cleo Dan   R1 bid Dan 1♦: Ann four 4s with her target and four Kings (80 + 40)
+                                                              -> Ann 120, Ben 0, Cleo 0, Dan 0
+Game 6  Ann Ben Cleo Dan   one round of nothing, then abandoned (out of the stats)
+Game 7  Ann Ben Cleo Eve   one round, still being played (out of the stats)
+"""
+import re
+import shutil
+
+import pytest
+
+from app import create_app
+from store.backup import backup
+
+Z = ("QS", {})
+ZJ = ("JS", {})
+Z10 = ("10S", {})
+P = ("AS", {"A": 1})
+N = ("KS", {"2": 2})
+
+
+def F80(rank):
+    return (f"{rank}S", {rank: 3})
+
+
+def T40(rank):
+    return (f"{rank}S", {rank: 2})
+
+
+# (names, [(bid seat, number, suit, [four hands])], what happens after)
+KNOWN_GAMES = [
+    (("Ann", "Ben", "Cleo", "Dan"), [
+        ("0", "2", "S", [F80("4"), P, T40("3"), N]),
+        ("2", "1", "H", [P, Z, ZJ, F80("5")]),
+        ("3", "3", "C", [T40("4"), F80("2"), ("KS", {"3": 2}), Z]),
+    ], None),
+    (("Ben", "Cleo", "Dan", "Eve"), [
+        ("3", "4", "S", [Z, F80("6"), P, T40("7")]),
+        ("1", "2", "D", [T40("8"), P, Z, ZJ]),
+        ("0", "1", "S", [Z, ZJ, Z10, F80("9")]),
+    ], None),
+    (("Ann", "Ben", "Cleo", "Dan"), [
+        ("0", "5", "S", [F80("4"), Z, ZJ, N]),
+        ("0", "2", "H", [T40("3"), P, Z, ZJ]),
+    ], None),
+    (("Ann", "Ben", "Cleo", "Dan"), [
+        ("1", "3", "S", [N, F80("4"), T40("3"), P]),
+        ("1", "1", "C", [Z, T40("5"), ZJ, Z10]),
+    ], None),
+    (("Ann", "Ben", "Cleo", "Dan"), [
+        ("3", "1", "D", [("4S", {"4": 3, "K": 4}), Z, ZJ, Z10]),
+    ], None),
+    (("Ann", "Ben", "Cleo", "Dan"), [("0", "1", "D", [Z, ZJ, Z10, ("9S", {})])], "abandon"),
+    (("Ann", "Ben", "Cleo", "Eve"), [("0", "1", "D", [F80("4"), Z, ZJ, Z10])], None),
+]
+
+
+def _posted(client, url, data=None, expect=200):
+    response = client.post(url, data=data or {})
+    assert response.status_code == expect, (url, response.get_data(as_text=True)[:300])
+    return response
+
+
+def build_known_history(client):
+    """The games above, entered through HTTP as a table would (the browser tests use it too, so
+    it needs nothing from conftest); returns the crew's URL."""
+    crew_url = _posted(client, "/crews", {"name": "Known crew"}, 303).headers["Location"]
+    for names, rounds, after in KNOWN_GAMES:
+        game = {f"player_{seat}": name for seat, name in enumerate(names)}
+        game.update(tie_rule="play-on", min_bid="1", redeal_moves_deal="no", first_dealer="0",
+                    goal="other", goal_other="100")
+        game_url = _posted(client, crew_url + "games", game, 303).headers["Location"]
+        for seat, number, suit, hands in rounds:
+            url = _posted(client, game_url + "/rounds", expect=303).headers["Location"]
+            _posted(client, url + "/bid", {"bidder": seat, "number": number, "suit": suit})
+            for s, (target, counts) in enumerate(hands):
+                _posted(client, url + f"/hands/{s}/target", {"target": target})
+                for rank, n in counts.items():
+                    for _ in range(n):
+                        _posted(client, url + f"/hands/{s}/counts", {"up": rank})
+            version = re.search(r'name="version" value="(\d+)"', client.get(url).get_data(as_text=True)).group(1)
+            _posted(client, url + "/save", {"version": version}, 303)
+        if after == "abandon":
+            game_id = game_url.rsplit("/", 1)[1]
+            _posted(client, f"{crew_url}history/games/{game_id}/abandon", expect=303)
+    return crew_url
+
+
+def make_app(path, **config):
+    return create_app({"TESTING": True, "DATABASE": str(path), "SECRET_KEY": "test-secret",
+                       "WTF_CSRF_ENABLED": False, **config})
+
+
+@pytest.fixture(scope="session")
+def known_template(tmp_path_factory):
+    """The known history, built once: a database file to copy, and the crew's URL."""
+    folder = tmp_path_factory.mktemp("known")
+    app = make_app(folder / "live.db")
+    crew_url = build_known_history(app.test_client())
+    backup(folder / "live.db", folder / "known.db")
+    return folder / "known.db", crew_url
+
+
+@pytest.fixture
+def known(tmp_path, known_template):
+    """A fresh app on a copy of the known history: (app, client, crew URL)."""
+    template, crew_url = known_template
+    shutil.copy(template, tmp_path / "orchard.db")
+    app = make_app(tmp_path / "orchard.db")
+    return app, app.test_client(), crew_url
+
+
+def player_ids(app):
+    from store import connect
+
+    return {row["name"]: row["id"] for row in connect(app.config["DATABASE"]).query("SELECT id, name FROM players")}
+
+
+def summary_of(app, name):
+    from store import stats
+
+    with app.app_context():
+        return stats.summary(player_ids(app)[name])
+
+
+# --- The numbers, straight from the store --------------------------------------------------------
+
+def test_ann_by_hand(known):
+    app, client, crew_url = known
+    s = summary_of(app, "Ann")
+    # Finished games 1, 3, 4, 5: won 1, 3 and 5; 135 + 120 - 15 + 120 = 360 in 3 + 2 + 2 + 1 rounds.
+    assert (s["played"], s["won"], s["win_rate"]) == (4, 3, 0.75)
+    assert (s["rounds"], s["points"], s["average_round"]) == (8, 360, 45.0)
+    assert (s["best_round"], s["worst_round"], s["average_total"]) == (120, -15, 90.0)
+    # Bids: game 1 round 1 (♠), game 3 rounds 1 (♠) and 2 (♥).
+    assert s["bids_won"] == 3 and s["bid_rate"] == 3 / 8
+    assert s["bids_by_suit"] == [("S", 2), ("C", 0), ("H", 1), ("D", 0)]
+    # Three of the target: game 1 round 3, game 3 round 2; four: game 1 r1, game 3 r1, game 5 r1.
+    assert (s["target_triples"], s["target_fours"]) == (2, 3)
+    assert s["longest_streak"] == 2  # games 1 and 3, then a loss in game 4, then game 5
+
+
+def test_ben_by_hand(known):
+    app, client, crew_url = known
+    s = summary_of(app, "Ben")
+    # Games 1-5: 95 (2nd), 40 (3rd), 15 (2nd), 120 (won), 0 (2nd, level with Cleo and Dan).
+    assert (s["played"], s["won"], s["win_rate"]) == (5, 1, 0.2)
+    assert (s["rounds"], s["points"]) == (11, 270)
+    assert s["average_round"] == pytest.approx(24.545, abs=1e-3)
+    assert (s["best_round"], s["worst_round"], s["average_total"]) == (80, 0, 54.0)
+    assert s["bids_by_suit"] == [("S", 2), ("C", 1), ("H", 0), ("D", 0)]
+    assert (s["target_triples"], s["target_fours"], s["longest_streak"]) == (2, 2, 1)
+
+
+def test_cleo_and_eve_by_hand(known):
+    app, client, crew_url = known
+    cleo = summary_of(app, "Cleo")
+    # 25 + 95 + 0 + 40 + 0 = 160 in 11 rounds; never won; bids game 1 r2 (♥), game 2 r2 (♦).
+    assert (cleo["played"], cleo["won"], cleo["points"], cleo["rounds"]) == (5, 0, 160, 11)
+    assert (cleo["best_round"], cleo["worst_round"], cleo["longest_streak"]) == (80, -15, 0)
+    assert cleo["bids_by_suit"] == [("S", 0), ("C", 0), ("H", 1), ("D", 1)]
+    assert (cleo["target_triples"], cleo["target_fours"]) == (2, 1)
+    eve = summary_of(app, "Eve")
+    # Game 7 is still being played: only game 2 counts.
+    assert (eve["played"], eve["won"], eve["points"], eve["rounds"], eve["average_round"]) == (1, 1, 120, 3, 40.0)
+    assert (eve["bids_won"], eve["target_triples"], eve["target_fours"], eve["longest_streak"]) == (1, 1, 1, 1)
+
+
+def test_form_and_recent_games_by_hand(known):
+    app, client, crew_url = known
+    from store import stats
+
+    with app.app_context():
+        recent = stats.recent_games(player_ids(app)["Ann"])
+    assert [(g["total"], g["place"], g["won"]) for g in recent] == [
+        (135, 1, 1), (120, 1, 1), (-15, 4, 0), (120, 1, 1)]
+
+
+def test_head_to_head_by_hand(known):
+    app, client, crew_url = known
+    from store import stats
+
+    ids = player_ids(app)
+    with app.app_context():
+        duel = stats.head_to_head(ids["Ann"], ids["Ben"])
+        back = stats.head_to_head(ids["Ben"], ids["Ann"])
+    # Finished games with both: 1 (135-95), 3 (120-15), 4 (-15 vs 120), 5 (120-0).
+    assert (duel["together"], duel["first_ahead"], duel["second_ahead"], duel["level"]) == (4, 3, 1, 0)
+    assert (duel["first_won"], duel["second_won"]) == (3, 1)
+    assert (duel["first_average"], duel["second_average"]) == (90.0, 57.5)
+    assert (back["first_ahead"], back["second_ahead"]) == (1, 3)
+    assert [g["game_id"] for g in duel["games"]] == [5, 4, 3, 1]
+
+
+def test_head_to_head_counts_level_games(known):
+    app, client, crew_url = known
+    from store import stats
+
+    ids = player_ids(app)
+    with app.app_context():
+        duel = stats.head_to_head(ids["Cleo"], ids["Dan"])
+    # Games 1 (25 vs 65), 2 (95 vs 15), 3 (0 vs -15), 4 (40 vs 15), 5 (0 vs 0).
+    assert (duel["together"], duel["first_ahead"], duel["second_ahead"], duel["level"]) == (5, 3, 1, 1)
+
+
+def test_overview_counts_finished_games_only(known):
+    app, client, crew_url = known
+    from store import stats
+
+    with app.app_context():
+        rows = stats.overview(1)
+    assert [(r["name"], r["played"], r["won"]) for r in rows] == [
+        ("Ben", 5, 1), ("Cleo", 5, 0), ("Dan", 5, 0), ("Ann", 4, 3), ("Eve", 1, 1)]
+
+
+# --- The same numbers on the pages ---------------------------------------------------------------
+
+def page(client, url):
+    response = client.get(url)
+    assert response.status_code == 200, url
+    return response.get_data(as_text=True)
+
+
+def stat(body, label):
+    found = re.search(rf"<dt>{re.escape(label)}</dt><dd>(.*?)</dd>", body, re.S)
+    return re.sub(r"<[^>]+>", "", found.group(1)).split() if found else None
+
+
+def test_player_page_shows_the_numbers(known):
+    app, client, crew_url = known
+    body = page(client, f"{crew_url}players/{player_ids(app)['Ann']}")
+    assert stat(body, "Games played") == ["4"]
+    assert stat(body, "Games won") == ["3", "75%"]
+    assert stat(body, "Average round") == ["45.0"]
+    assert stat(body, "Average finish") == ["90.0"]
+    assert stat(body, "Best round") == ["120"]
+    assert stat(body, "Worst round") == ["−15"]
+    assert stat(body, "Longest winning streak") == ["2"]
+    assert "<strong>3</strong> of 8 rounds (38%)" in body
+    assert "Spades <strong>2</strong>" in body and "Hearts <strong>1</strong>" in body
+    assert "Three of the target (40): <strong>2</strong>" in body
+    assert "Four of the target (80): <strong>3</strong>" in body
+    # Form, newest first: game 5 won, game 4 fourth, games 3 and 1 won.
+    form = re.search(r'<ol class="form-row">(.*?)</ol>', body, re.S).group(1)
+    assert re.findall(r">(W|\d)</a>", form) == ["W", "4", "W", "W"]
+    assert "Won 3 of the last 4." in body
+    # The best round links to game 5, round 1; the worst to game 4, round 1.
+    assert "/history/games/5#round-1\">120<" in body and "/history/games/4#round-1\">−15<" in body
+
+
+def test_head_to_head_page(known):
+    app, client, crew_url = known
+    ids = player_ids(app)
+    body = page(client, f"{crew_url}players/{ids['Ann']}/vs/{ids['Ben']}")
+    assert "4 finished games together." in body
+    assert stat(body, "Ann finished higher") == ["3"]
+    assert stat(body, "Ben finished higher") == ["1"]
+    assert stat(body, "Level") == ["0"]
+    assert stat(body, "Average finish") == ["90.0", "vs", "57.5"]
+    ann = page(client, f"{crew_url}players/{ids['Ann']}")
+    assert f'/players/{ids["Ann"]}/vs/{ids["Ben"]}">vs Ben</a>' in ann
+    assert f'/players/{ids["Ann"]}/vs/{ids["Eve"]}">vs Eve</a>' in ann
+    assert client.get(f"{crew_url}players/{ids['Ann']}/vs/{ids['Ann']}").status_code == 404
+
+
+def test_players_page_lists_records(known):
+    app, client, crew_url = known
+    body = page(client, f"{crew_url}players")
+    assert re.search(r"Ann</span>\s*<span class=\"record\">3 won of 4 · 75%", body)
+    assert re.search(r"Eve</span>\s*<span class=\"record\">1 won of 1 · 100%", body)
+
+
+def test_a_player_without_finished_games(client, table):
+    table.start_game()
+    body = page(client, table.crew_url + "players/1")
+    assert "Ann has no finished game yet" in body
+
+
+def test_a_correction_and_an_undo_move_the_stats(client, table):
+    """The per-game results are kept in step with every change to the saved rounds."""
+    from test_rounds import BIG_COUNTS, BIG_TARGETS
+
+    table.start_game()
+    first = table.enter_quick_round(BIG_TARGETS, BIG_COUNTS)
+    last = table.enter_quick_round(BIG_TARGETS, BIG_COUNTS)
+    body = page(client, table.crew_url + "players/1")
+    assert stat(body, "Average finish") == ["320.0"]
+    client.post(last + "/delete")  # undone: the game is playing again, out of the stats
+    assert "Ann has no finished game yet" in page(client, table.crew_url + "players/1")
+    client.post(last + "/restore")
+    client.post(first + "/correct")
+    client.post(first + "/hands/0/counts", data={"down": "K"})  # three Kings: 20, not 40
+    response = client.post(first + "/save", data={"version": table.version(first)})
+    assert response.status_code == 303
+    body = page(client, table.crew_url + "players/1")
+    assert stat(body, "Average finish") == ["300.0"]
+    assert stat(body, "Worst round") == ["140"]
+
+
+
+def test_the_migration_works_out_history_for_rounds_saved_before_it(tmp_path):
+    """A database from before the history: target bonuses and per-seat results are filled in."""
+    from store import connect
+    from store.migrations import migrations
+
+    db = connect(tmp_path / "old.db")
+    migrations.apply(db, stop_before="m0004_history")
+    db.execute("INSERT INTO crews (id, name, token, created) VALUES (1, 'Old', 't', '2025-01-01T20:00:00+00:00')")
+    for pid, name in enumerate(["Ann", "Ben", "Cleo", "Dan"], start=1):
+        db.execute("INSERT INTO players (id, crew_id, name, created) VALUES (?, 1, ?, '2025-01-01')", [pid, name])
+    db.execute("INSERT INTO games (id, crew_id, created, goal, first_dealer, status, winner_seats)"
+               " VALUES (1, 1, '2025-01-01T20:00:00+00:00', 100, 0, 'finished', '0')")
+    for seat in range(4):
+        db.execute("INSERT INTO seats (game_id, seat, player_id) VALUES (1, ?, ?)", [seat, seat + 1])
+    db.execute("INSERT INTO rounds (id, game_id, number, revision, status, mode, dealer, bid_seat, bid_number,"
+               " bid_suit) VALUES (1, 1, 1, 1, 'scored', 'quick', 0, 1, 2, 'H')")
+    for seat, (target, counts, score) in enumerate(
+            [("4S", '{"4": 3, "K": 4}', 120), ("2S", '{"2": 2}', 40), ("AS", '{"A": 1}', 15), ("KS", "{}", 0)]):
+        db.execute("INSERT INTO hands (round_id, seat, target, counts, score) VALUES (1, ?, ?, ?, ?)",
+                   [seat, target, counts, score])
+    db.conn.commit()
+    migrations.apply(db)
+    assert [row["target_bonus"] for row in db.query("SELECT target_bonus FROM hands ORDER BY seat")] == [4, 3, 0, 0]
+    assert [(r["player_id"], r["won"], r["total"], r["place"], r["bids_won"], r["bids_hearts"], r["target_fours"])
+            for r in db.query("SELECT * FROM seat_results ORDER BY seat")] == [
+        (1, 1, 120, 1, 0, 0, 1), (2, 0, 40, 2, 1, 1, 0), (3, 0, 15, 3, 0, 0, 0), (4, 0, 0, 4, 0, 0, 0)]

@@ -1,0 +1,244 @@
+"""Export as CSV and JSON, and restore: a crew exported, restored and exported again is the same."""
+import csv
+import io
+import json
+import re
+import shutil
+
+import pytest
+
+from store import connect
+from test_stats import known, known_template, make_app, player_ids  # noqa: F401
+
+CSV_HEADER = [
+    "game_id", "game_date", "game_started", "goal", "game_status", "round", "player", "seat",
+    "dealer", "bid_winner", "bid", "trump", "target", "mode", "won_cards_or_counts",
+    "target_bonus", "score", "running_total", "winner",
+]
+
+
+def csv_of(response):
+    assert response.status_code == 200
+    assert response.mimetype == "text/csv"
+    return list(csv.reader(io.StringIO(response.get_data().decode("utf-8-sig"))))
+
+
+def test_the_crew_csv_has_a_row_per_player_per_round(known):
+    app, client, crew_url = known
+    response = client.get(crew_url + "history/export.csv")
+    assert response.headers["Content-Disposition"] == 'attachment; filename="orchard-known-crew-history.csv"'
+    rows = csv_of(response)
+    assert rows[0] == CSV_HEADER
+    # Saved rounds: 3 + 3 + 2 + 2 + 1 + 1 + 1, four players each.
+    assert len(rows) - 1 == 13 * 4
+    record = [dict(zip(CSV_HEADER, row)) for row in rows[1:]]
+    first = record[0]
+    assert {k: first[k] for k in CSV_HEADER if k not in ("game_date", "game_started")} == {
+        "game_id": "1", "goal": "100", "game_status": "finished", "round": "1", "player": "Ann",
+        "seat": "1", "dealer": "Ann", "bid_winner": "Ann", "bid": "2", "trump": "Spades", "target": "4S",
+        "mode": "quick", "won_cards_or_counts": "4 4 4", "target_bonus": "4", "score": "80",
+        "running_total": "80", "winner": "yes",
+    }
+    last_of_game_1 = [r for r in record if r["game_id"] == "1" and r["round"] == "3"]
+    assert [(r["player"], r["dealer"], r["bid_winner"], r["trump"], r["score"], r["running_total"], r["winner"])
+            for r in last_of_game_1] == [
+        ("Ann", "Cleo", "Dan", "Clubs", "40", "135", "yes"),
+        ("Ben", "Cleo", "Dan", "Clubs", "80", "95", "no"),
+        ("Cleo", "Cleo", "Dan", "Clubs", "-15", "25", "no"),
+        ("Dan", "Cleo", "Dan", "Clubs", "0", "65", "no"),
+    ]
+    assert {r["winner"] for r in record if r["game_id"] in ("6", "7")} == {"no"}
+
+
+def test_one_game_as_csv(known):
+    app, client, crew_url = known
+    rows = csv_of(client.get(crew_url + "games/2/export.csv"))
+    assert rows[0] == CSV_HEADER
+    assert {row[0] for row in rows[1:]} == {"2"} and len(rows) == 1 + 3 * 4
+    assert [row[6] for row in rows[1:5]] == ["Ben", "Cleo", "Dan", "Eve"]
+
+
+def test_an_exact_round_lists_its_cards(client, table):
+    from test_rounds import exact_round
+
+    table.start_game()
+    url = table.start_round()
+    exact_round(client, table, url)
+    client.post(url + "/save", data={"version": table.version(url)})
+    rows = csv_of(client.get(table.game_url + "/export.csv"))
+    ann = dict(zip(CSV_HEADER, rows[1]))
+    assert ann["mode"] == "exact" and ann["target"] == "10S" and ann["score"] == "25"
+    assert ann["won_cards_or_counts"] == "3C 3D 4H 6S 9C 9D JC JD JH QS AH AD"
+
+
+# --- JSON and restore --------------------------------------------------------------------------
+
+def history_with_everything(client, crew_url):
+    """The known history plus a correction, an undone round, a discarded correction and notes."""
+    game = crew_url + "games/7"
+    round_1 = game + "/rounds/1"
+    client.post(round_1 + "/correct")
+    client.post(round_1 + "/hands/1/counts", data={"up": "A"})
+    client.post(round_1 + "/hands/1/target", data={"target": "AH"})
+    version = client.get(round_1).get_data(as_text=True).split('name="version" value="')[1].split('"')[0]
+    assert client.post(round_1 + "/save", data={"version": version}).status_code == 303
+    client.post(round_1 + "/correct")
+    client.post(round_1 + "/discard")
+    round_2 = client.post(game + "/rounds").headers["Location"]
+    client.post(round_2 + "/bid", data={"bidder": "2", "number": "1", "suit": "C"})
+    for seat, target in enumerate(["2H", "3H", "5H", "6H"]):
+        client.post(round_2 + f"/hands/{seat}/target", data={"target": target})
+    version = client.get(round_2).get_data(as_text=True).split('name="version" value="')[1].split('"')[0]
+    assert client.post(round_2 + "/save", data={"version": version}).status_code == 303
+    client.post(round_2 + "/delete")
+    client.post(crew_url + "history/games/7/note", data={"text": "Eve’s first time"})
+    client.post(crew_url + "history/nights/1/note", data={"text": "at Dana’s"})
+    client.post(crew_url + "games/5/rematch")
+
+
+def export_of(client, crew_url, game_id=None):
+    url = crew_url + (f"games/{game_id}/export.json" if game_id else "history/export.json")
+    response = client.get(url)
+    assert response.status_code == 200 and response.mimetype == "application/json"
+    return json.loads(response.get_data(as_text=True))
+
+
+def restore(client, data, **kwargs):
+    body = json.dumps(data).encode() if not isinstance(data, bytes) else data
+    return client.post("/restore", data={"file": (io.BytesIO(body), "export.json"), **kwargs},
+                       content_type="multipart/form-data")
+
+
+def test_export_restore_export_is_identical(known):
+    app, client, crew_url = known
+    history_with_everything(client, crew_url)
+    first = export_of(client, crew_url)
+    response = restore(client, first)
+    assert response.status_code == 303
+    new_url = response.headers["Location"].removesuffix("history")
+    assert new_url != crew_url
+    again = export_of(client, new_url)
+    assert again == first
+    # The restored crew is a crew like any other: its pages show the same numbers.
+    db = connect(app.config["DATABASE"])
+    ann = {row["crew_id"]: row["id"] for row in db.query("SELECT id, crew_id FROM players WHERE name = 'Ann'")}
+    assert len(ann) == 2
+    old, new = (client.get(f"{url}players/{ann[crew]}").get_data(as_text=True)
+                for url, crew in ((crew_url, 1), (new_url, 2)))
+    numbers = lambda page: re.findall(r"<dd>(.*?)</dd>", re.sub(r"<a [^>]*>|</a>", "", page), re.S)  # noqa: E731
+    assert numbers(old) == numbers(new) and len(numbers(old)) == 8
+
+
+def test_the_export_holds_every_revision_and_no_link(known):
+    app, client, crew_url = known
+    history_with_everything(client, crew_url)
+    data = export_of(client, crew_url)
+    token = crew_url.strip("/").split("/")[-1]
+    assert token not in json.dumps(data)
+    game_7 = next(game for game in data["games"] if game["number"] == 7)
+    assert [(r["number"], r["revision"], r["status"]) for r in game_7["rounds"]] == [
+        (1, 1, "replaced"), (1, 2, "scored"), (1, 3, "discarded"), (2, 1, "deleted")]
+    assert game_7["note"] == "Eve’s first time"
+    assert data["games"][0]["night_note"] == "at Dana’s"
+    assert data["games"][-1]["rematch_of"] == 5
+    assert [change["action"] for change in game_7["rounds"][1]["changes"]] == ["correction started", "corrected"]
+    assert game_7["rounds"][1]["hands"][1] == {
+        "seat": 1, "target": "AH", "won": [], "counts": {"A": 1}, "score": 15, "target_bonus": 0,
+        "entered_by": game_7["rounds"][1]["hands"][1]["entered_by"], "done": None}
+
+
+def test_one_game_as_json_restores_as_a_crew_of_one_game(known):
+    app, client, crew_url = known
+    data = export_of(client, crew_url, 2)
+    assert [game["number"] for game in data["games"]] == [2]
+    assert [player["name"] for player in data["players"]] == ["Ben", "Cleo", "Dan", "Eve"]
+    response = restore(client, data)
+    assert response.status_code == 303
+    data["games"][0]["number"] = 1  # the first game of its new crew
+    assert export_of(client, response.headers["Location"].removesuffix("history")) == data
+
+
+def test_restore_into_another_server(known, tmp_path):
+    app, client, crew_url = known
+    data = export_of(client, crew_url)
+    other = make_app(tmp_path / "other.db").test_client()
+    response = restore(other, data)
+    assert response.status_code == 303
+    assert export_of(other, response.headers["Location"].removesuffix("history")) == data
+
+
+def test_restore_recomputes_the_caches(known):
+    """Scores, target bonuses and winners in the file are caches: the engine's word counts."""
+    app, client, crew_url = known
+    data = export_of(client, crew_url)
+    data["games"][0]["rounds"][0]["hands"][0]["score"] = 999
+    data["games"][0]["rounds"][0]["hands"][0]["target_bonus"] = 0
+    data["games"][0]["winner_seats"] = [3]
+    response = restore(client, data)
+    assert response.status_code == 303
+    assert export_of(client, response.headers["Location"].removesuffix("history")) == export_of(client, crew_url)
+
+
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [
+        (lambda d: d.update(format="something else"), "This is not an Orchard crew export"),
+        (lambda d: d.update(version=99), "this server reads version 1"),
+        (lambda d: d["crew"].pop("name"), "The crew has no proper name (1 to 40 characters)."),
+        (lambda d: d["crew"].update(created=None), "The crew has no proper created (a date and time)."),
+        (lambda d: d["players"][0].update(name="x" * 41), "A player has no proper name"),
+        (lambda d: d["games"][0]["rounds"][0].update(created={"at": 1}), "Game 1, round 1 has no proper created."),
+        (lambda d: d["games"][0]["rounds"][0].update(revision=2**64), "Game 1, round 1 has no proper revision."),
+        (lambda d: d["games"][0]["rounds"][0]["changes"].append(None), "Game 1, round 1: a change is missing"),
+        (lambda d: d["games"][0]["rounds"][0].pop("changes"), "Game 1, round 1 has no proper changes."),
+        (lambda d: d["games"][0]["rounds"][1].update(number=1), "Game 1: its saved rounds are not numbered"),
+        (lambda d: d["games"][0].update(seats=["Ann", "Ann", "Cleo", "Dan"]), "Game 1 needs four different players."),
+        (lambda d: d["games"][0].update(seats=["Ann", "Zed", "Cleo", "Dan"]), "Game 1 seats a player the file does not list."),
+        (lambda d: d["games"][0]["rules"].update(goal=0), "Game 1's rules: The goal must be"),
+        (lambda d: d["games"][0]["rounds"][0]["hands"][0].update(target="1X"), "Game 1, round 1:"),
+        (lambda d: d["games"][0]["rounds"][0]["hands"][0].update(counts={"4": 4}),
+         "Game 1, round 1 cannot be saved as it is: Ann has 4 4s in the pile"),
+        (lambda d: d["games"][0]["rounds"].pop(0), "its saved rounds are not numbered"),
+        (lambda d: d["games"][2]["rounds"].append(dict(d["games"][2]["rounds"][1], number=3)),
+         "Game 3: The game ended after round 2, so there is no round 3."),
+        (lambda d: d["games"][0].update(note="x" * 201), "Game 1 has no proper note (text of at most 200 characters)."),
+    ],
+)
+def test_a_damaged_export_is_refused_and_nothing_is_stored(known, damage, message):
+    app, client, crew_url = known
+    data = export_of(client, crew_url)
+    damage(data)
+    db = connect(app.config["DATABASE"])
+    before = next(db.query("SELECT count(*) AS n FROM crews"))["n"]
+    response = restore(client, data)
+    assert response.status_code == 422
+    assert message in response.get_data(as_text=True).replace("&#39;", "'")
+    assert next(db.query("SELECT count(*) AS n FROM crews"))["n"] == before
+
+
+@pytest.mark.parametrize("body", [b"not json at all", b"\xff\xfe\x00", b"[1, 2, 3]", b"{}"])
+def test_a_file_that_is_not_an_export_is_refused(client, body):
+    response = restore(client, body)
+    assert response.status_code == 422
+    assert "Nothing was restored" in response.get_data(as_text=True) or "not JSON" in response.get_data(as_text=True)
+
+
+def test_restore_without_a_file_says_so(client):
+    response = client.post("/restore", data={}, content_type="multipart/form-data")
+    assert response.status_code == 422
+    assert "Pick the .json file to restore." in response.get_data(as_text=True)
+
+
+def test_restore_asks_for_the_servers_passphrase(known_template, tmp_path):
+    template, crew_url = known_template
+    shutil.copy(template, tmp_path / "orchard.db")
+    app = make_app(tmp_path / "orchard.db", PASSPHRASE="apples")
+    client = app.test_client()
+    data = export_of(client, crew_url)
+    assert restore(client, data, passphrase="pears").status_code == 403
+    assert restore(client, data, passphrase="apples").status_code == 303
+
+
+def test_the_restore_page_has_the_upload_form(client):
+    body = client.get("/restore").get_data(as_text=True)
+    assert 'enctype="multipart/form-data"' in body and 'type="file"' in body

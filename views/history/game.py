@@ -1,0 +1,64 @@
+"""One game as recorded: standings, the running-totals chart, every saved round read-only with
+its bid, trump, targets and breakdowns; its note; abandoning and resuming."""
+from flask import abort, flash, url_for
+
+import charts
+import tally
+from forms import ActionForm
+from scoring import format_points
+from store import history as history_store
+
+from . import bp
+from .forms import NoteForm
+from .notes import note_answer
+from ..lookup import load_game
+from ..render import render, see_other
+
+
+@bp.get("/c/<token>/history/games/<int:game_id>")
+def game_record_show(token, game_id):
+    crew, game = load_game(token, game_id)
+    rounds = history_store.recorded_rounds(game_id)
+    standing = tally.standing(game, rounds)
+    names = game["names"]
+    return render(
+        "history/game.html",
+        crew=crew,
+        game=game,
+        seats=history_store.seated_players(game_id),
+        rounds=rounds,
+        breakdowns={row["id"]: [tally.pile_score(row["mode"], hand) for hand in row["hands"]]
+                    for row in rounds},
+        standing=standing,
+        chart=charts.running_totals_chart(names, standing.running, game["goal"]),
+        chart_rows=[[row["number"], *(format_points(total) for total in running)]
+                    for row, running in zip(rounds, standing.running)],
+        note=history_store.note("game", game_id),
+        note_form=NoteForm(formdata=None),
+    )
+
+
+@bp.post("/c/<token>/history/games/<int:game_id>/note")
+def game_note_update(token, game_id):
+    crew, game = load_game(token, game_id)
+    return note_answer(crew, "game", game_id,
+                       url_for("history.game_record_show", token=token, game_id=game_id))
+
+
+@bp.post("/c/<token>/history/games/<int:game_id>/abandon")
+def game_abandon(token, game_id):
+    """Stop a game without a winner: it stays in the history, read-only, out of the stats."""
+    crew, game = load_game(token, game_id)
+    ActionForm().validate_on_submit() or abort(400)
+    if history_store.abandon(game_id):
+        flash("Game abandoned. It stays in the history; resume it from here at any time.")
+    return see_other(url_for("history.game_record_show", token=token, game_id=game_id))
+
+
+@bp.post("/c/<token>/history/games/<int:game_id>/resume")
+def game_resume(token, game_id):
+    """Put an abandoned game back in play and go to its scoreboard."""
+    crew, game = load_game(token, game_id)
+    ActionForm().validate_on_submit() or abort(400)
+    history_store.resume(game_id)
+    return see_other(url_for("games.game_show", token=token, game_id=game_id))

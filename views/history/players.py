@@ -1,0 +1,110 @@
+"""Players: everyone's record, a page per player with their numbers and finishing totals,
+head-to-head between two players, renaming, and merging two players who are one person."""
+from flask import abort, flash, url_for
+
+import charts
+from scoring import format_points
+from store import crews as crew_store
+from store import stats
+
+from . import bp
+from .common import real_id, short_date
+from .forms import MergeForm, RenameForm
+from ..lookup import load_crew
+from ..render import render, see_other
+
+
+def load_player(token, player_id):
+    """The crew and its player; another crew's player is a plain 404."""
+    crew = load_crew(token)
+    player = stats.player(crew["id"], real_id(player_id))
+    if player is None:
+        abort(404)
+    return crew, player
+
+
+@bp.get("/c/<token>/players")
+def players_list(token):
+    crew = load_crew(token)
+    return render("history/players.html", crew=crew, players=stats.overview(crew["id"]))
+
+
+@bp.get("/c/<token>/players/<int:player_id>")
+def player_show(token, player_id):
+    crew, player = load_player(token, player_id)
+    return player_page(crew, player)
+
+
+def player_page(crew, player, status=200, rename_form=None, merge_form=None, block=None):
+    summary = stats.summary(player["id"])
+    recent = stats.recent_games(player["id"])
+    for game in recent:
+        game["date"] = short_date(game["created"])
+    players = crew_store.players(crew["id"])
+    return render(
+        "history/player.html",
+        block,
+        status=status,
+        crew=crew,
+        player=player,
+        summary=summary,
+        extremes=stats.extreme_rounds(player["id"], summary["best_round"], summary["worst_round"]),
+        form_games=recent[-stats.FORM_GAMES:][::-1],
+        chart=charts.finishing_totals_chart(player["name"], recent),
+        chart_rows=[[game["date"], format_points(game["total"]), "won" if game["won"] else
+                     f"place {game['place']}"] for game in recent[::-1]],
+        others=[p for p in players if p["id"] != player["id"]],
+        rename_form=rename_form or RenameForm(formdata=None, name=player["name"]),
+        merge_form=merge_form or MergeForm(formdata=None).offer(players, player["id"]),
+    )
+
+
+@bp.get("/c/<token>/players/<int:player_id>/vs/<int:other_id>")
+def versus_show(token, player_id, other_id):
+    crew, player = load_player(token, player_id)
+    other = stats.player(crew["id"], real_id(other_id))
+    if other is None or other_id == player_id:
+        abort(404)
+    return render(
+        "history/versus.html",
+        crew=crew,
+        player=player,
+        other=other,
+        duel=stats.head_to_head(player_id, other_id),
+    )
+
+
+@bp.post("/c/<token>/players/<int:player_id>/rename")
+def player_rename(token, player_id):
+    crew, player = load_player(token, player_id)
+    form = RenameForm()
+    if form.validate_on_submit():
+        try:
+            stats.rename(crew["id"], player_id, form.name.data)
+        except stats.NameTaken:
+            form.name.errors.append(f"Another player of this crew is already called {form.name.data}.")
+        else:
+            flash(f"{player['name']} is now called {form.name.data}.")
+            return see_other(url_for("history.player_show", token=token, player_id=player_id))
+    return player_page(crew, player, status=422, rename_form=form, block="rename")
+
+
+@bp.post("/c/<token>/players/<int:player_id>/merge")
+def player_merge(token, player_id):
+    """Fold another player (the same person under another name) into this one."""
+    crew, player = load_player(token, player_id)
+    form = MergeForm().offer(crew_store.players(crew["id"]), player_id)
+    if form.validate_on_submit():
+        other = stats.player(crew["id"], form.other.data)
+        try:
+            moved = stats.merge(crew["id"], player_id, other["id"])
+        except stats.SharedGame as shared:
+            form.other.errors.append(
+                f"{player['name']} and {other['name']} both played game {shared.game_id}, "
+                "so they are two people: nothing was merged."
+            )
+            return player_page(crew, player, status=409, merge_form=form, block="merge")
+        games = "1 game" if moved == 1 else f"{moved} games"
+        flash(f"{other['name']} merged into {player['name']}: {games} moved, nothing lost.")
+        return see_other(url_for("history.player_show", token=token, player_id=player_id))
+    return player_page(crew, player, status=422, merge_form=form, block="merge")
