@@ -96,3 +96,19 @@ def test_crew_page_lists_its_games(client, table):
     page = client.get(table.crew_url).get_data(as_text=True)
     assert "Ann · Ben · Cleo · Dan" in page
     assert "to 250 · playing" in page
+
+
+def test_crew_page_opens_finished_games_as_their_record(client, table):
+    from test_rounds import BIG_COUNTS, BIG_TARGETS
+
+    table.start_game()
+    table.enter_quick_round(BIG_TARGETS, BIG_COUNTS)
+    table.enter_quick_round(BIG_TARGETS, BIG_COUNTS)
+    game_id = table.game_url.rsplit("/", 1)[1]
+    page = client.get(table.crew_url).get_data(as_text=True)
+    assert f'href="{table.crew_url}history/games/{game_id}"' in page
+    assert "to 250 · finished" in page
+
+
+def test_home_page_offers_restore(client):
+    assert 'href="/restore"' in client.get("/").get_data(as_text=True)
