@@ -5,7 +5,8 @@ import re
 
 from flask import Response, current_app, flash, request, stream_with_context, url_for
 
-from store import transfer
+from store import export as crew_export
+from store import restore as crew_restore
 
 from . import bp
 from .forms import RestoreForm
@@ -27,13 +28,13 @@ def _download(body, mimetype, filename):
 
 
 def _csv(crew, what, game_id=None):
-    chunks = stream_with_context(transfer.csv_chunks(crew["id"], game_id))
+    chunks = stream_with_context(crew_export.csv_chunks(crew["id"], game_id))
     return _download(chunks, "text/csv", _filename(crew, what, "csv"))
 
 
 def _json(crew, what, game_id=None):
     # Compact: a long history is tens of megabytes; any JSON viewer lays it out again.
-    body = json.dumps(transfer.export(crew["id"], game_id), ensure_ascii=False, separators=(",", ":"))
+    body = json.dumps(crew_export.export(crew["id"], game_id), ensure_ascii=False, separators=(",", ":"))
     return _download(body + "\n", "application/json", _filename(crew, what, "json"))
 
 
@@ -82,10 +83,10 @@ def restore_create():
     if valid:
         try:
             data = json.loads(form.file.data.read().decode("utf-8-sig"))
-            crew = transfer.restore(data)
+            crew = crew_restore.restore(data)
         except (UnicodeDecodeError, json.JSONDecodeError):
             form.file.errors.append("This file is not JSON: pick the .json export of a crew.")
-        except transfer.RestoreError as error:
+        except crew_restore.RestoreError as error:
             form.file.errors.append(f"Nothing was restored. {error}")
         else:
             games = sum(1 for _ in data["games"])
