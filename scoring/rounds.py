@@ -51,7 +51,8 @@ class QuickHand:
 
     def count(self, rank: str) -> int:
         """How many won cards of this rank the player entered."""
-        return dict(self.counts).get(parse_rank(rank), 0)
+        # Canonical ranks (the round check's own calls) skip parsing: restores check many rounds.
+        return dict(self.counts).get(rank if rank in RANKS else parse_rank(rank), 0)
 
 
 @dataclass(frozen=True)
