@@ -2,7 +2,7 @@
 import re
 
 import pytest
-from conftest import GAME_DEFAULTS
+from support.table import GAME_DEFAULTS
 
 
 def test_new_game_form_offers_known_players(client, table):

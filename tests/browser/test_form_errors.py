@@ -3,7 +3,7 @@ import re
 
 from playwright.sync_api import expect
 
-from conftest import assert_fits_phone
+from steps import assert_fits_phone
 
 
 def send(page, button):

@@ -4,7 +4,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from conftest import NAMES, Orchard, shoot
+from steps import NAMES, Orchard, shoot
 
 TARGETS = ["4S", "2S", "3S", "5S"]
 PILES = [{"4": 3, "K": 4}, {"2": 2}, {"3": 3}, {"5": 1}]

@@ -5,7 +5,7 @@ Expected scores are worked out by hand from RULES.md section 2.
 """
 from playwright.sync_api import expect
 
-from conftest import assert_fits_phone, shoot
+from steps import assert_fits_phone, shoot
 
 M = "−"
 

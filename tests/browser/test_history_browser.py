@@ -8,7 +8,7 @@ from pathlib import Path
 from playwright.sync_api import expect
 
 from app import create_app
-from conftest import assert_fits_phone, htmx_settled, shoot, small_tap_targets
+from steps import assert_fits_phone, htmx_settled, shoot, small_tap_targets
 
 
 def _known_history():

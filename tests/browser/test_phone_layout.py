@@ -2,7 +2,7 @@
 link and choice is at least 44 × 44 px (the size a thumb can hit)."""
 import re
 
-from conftest import SCOREBOARD_URL, assert_fits_phone, shoot, small_tap_targets
+from steps import SCOREBOARD_URL, assert_fits_phone, shoot, small_tap_targets
 
 
 def check_page(page, name, found):

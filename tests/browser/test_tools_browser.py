@@ -11,7 +11,7 @@ from pathlib import Path
 from playwright.sync_api import expect
 
 from app import create_app
-from conftest import assert_fits_phone, htmx_settled, shoot, small_tap_targets
+from steps import assert_fits_phone, htmx_settled, shoot, small_tap_targets
 
 M = "−"
 FIRST_EXAMPLE = ["3C", "3D", "4H", "6S", "9C", "9D", "JC", "JD", "JH", "QS", "AH", "AD"]

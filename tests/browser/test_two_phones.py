@@ -5,7 +5,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from conftest import PHONE, SCOREBOARD_URL, Orchard
+from steps import PHONE, SCOREBOARD_URL, Orchard
 
 M = "−"
 

@@ -1,0 +1,201 @@
+"""What a phone does in the browser tests: the clicks a player makes, each waiting for its
+answer, and the checks every page gets (fits a phone, tap targets, screenshots)."""
+import os
+import re
+from pathlib import Path
+
+from playwright.sync_api import expect
+
+CHROMIUM = os.environ.get("ORCHARD_CHROMIUM", "/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
+PHONE = {"width": 390, "height": 844}
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+
+
+
+def shoot(page, name, dark=False):
+    """Keep a full-page screenshot as a test artifact (git ignores the folder)."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.emulate_media(color_scheme="dark" if dark else "light")
+    page.screenshot(path=str(ARTIFACTS / f"{name}{'-dark' if dark else ''}.png"), full_page=True)
+    page.emulate_media(color_scheme="light")
+
+
+def assert_fits_phone(page):
+    """No sideways scrolling on a phone."""
+    overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert overflow <= 0, f"the page scrolls sideways by {overflow}px"
+
+
+def small_tap_targets(page):
+    """Visible buttons, links and choices smaller than 44 px in either direction."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll('button, a, .choice span, select, input:not([type=hidden]):not([type=radio])')]
+            .filter(el => el.offsetParent !== null)
+            .map(el => [el, el.getBoundingClientRect()])
+            .filter(([el, r]) => r.width > 0 && (r.width < 44 || r.height < 44))
+            .map(([el, r]) => `${el.tagName} "${el.textContent.trim().slice(0, 20)}" ${Math.round(r.width)}x${Math.round(r.height)}`)"""
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Steps a table takes in the browser, each waiting for what the user would see change (every
+# htmx swap replaces #round-main, so each step waits for the new content, never a fixed sleep).
+
+NAMES = ("Ann", "Ben", "Cleo", "Dan")
+SCOREBOARD_URL = re.compile(r"/c/[^/]+/games/\d+$")
+SUIT_LABELS = {"D": "♦ Diamonds", "H": "♥ Hearts", "C": "♣ Clubs", "S": "♠ Spades"}
+
+
+def htmx_settled(page):
+    """Wait until htmx has no request in flight and has wired up the content it swapped in.
+
+    htmx 2 inserts new content, then binds its hx-* attributes only when the content settles
+    (20 ms later, `htmx-added` marks it until then): a tap in between would not go through htmx.
+    """
+    page.wait_for_function(
+        "() => window.htmx && !document.querySelector("
+        "'.htmx-request, .htmx-swapping, .htmx-settling, .htmx-added')"
+    )
+
+
+class Orchard:
+    """One phone at the table: the clicks a player makes, each waiting for its answer."""
+
+    def __init__(self, page, base, names=NAMES):
+        self.page = page
+        self.base = base
+        self.names = list(names)
+
+    def settled(self):
+        htmx_settled(self.page)
+
+    # Crew and game -------------------------------------------------------------------------
+    def start_crew(self, name="Thursday crew"):
+        self.page.goto(self.base + "/")
+        self.page.fill("#name", name)
+        self.page.get_by_role("button", name="Start the crew").click()
+        self.page.wait_for_url(re.compile(r"/c/[^/]+/$"))
+        return self.page.url
+
+    def new_game_form(self):
+        self.page.get_by_role("link", name="New game").click()
+        self.page.wait_for_url(re.compile(r"/games/new$"))
+
+    def start_game(self, first_dealer=0, goal="250", goal_other=None):
+        """From the crew page: the new game form filled in and sent; lands on the scoreboard."""
+        self.new_game_form()
+        for seat, name in enumerate(self.names):
+            self.page.fill(f"#player_{seat}", name)
+        self.page.get_by_role("radio", name=f"Seat {first_dealer + 1}", exact=True).check()
+        self.page.get_by_role("radio", name={"250": "250", "500": "500 (long game)"}.get(goal, "Other"), exact=True).check()
+        if goal_other is not None:
+            self.page.fill("#goal_other", str(goal_other))
+        self.page.get_by_role("button", name="Start the game").click()
+        self.page.wait_for_url(SCOREBOARD_URL)
+        return self.page.url
+
+    # Round entry ---------------------------------------------------------------------------
+    def start_round(self, number):
+        self.page.get_by_role("button", name=f"Start round {number}").click()
+        self.page.wait_for_url(re.compile(rf"/rounds/{number}$"))
+        expect(self.page.locator("#round-main h1")).to_contain_text(f"Round {number}")
+
+    def bid(self, seat, number, suit):
+        main = self.page.locator("#round-main")
+        folded = main.locator("#step-bid details")  # a saved bid folds its form away
+        if folded.count() and folded.get_attribute("open") is None:
+            folded.locator("summary").click()
+        main.get_by_role("radio", name=self.names[seat], exact=True).check()
+        self.page.select_option("#number", str(number))
+        main.get_by_role("radio", name=SUIT_LABELS[suit], exact=True).check()
+        main.locator(".bid-form button[type=submit]").click()
+        expect(self.page.locator("#step-bid .trump")).to_contain_text(f"{self.names[seat]} won with")
+        self.settled()
+
+    def mode(self, mode):
+        label = {"quick": "Quick: ranks", "exact": "Exact: cards"}[mode]
+        self.page.get_by_role("button", name=label).click()
+        expect(self.page.get_by_role("button", name=label)).to_have_attribute("aria-pressed", "true")
+        self.settled()
+
+    def tab(self, seat):
+        current = self.page.locator(".tabs .tab.current .tab-name")
+        if current.text_content() != self.names[seat]:
+            self.page.locator(".tabs .tab").nth(seat).click()
+        expect(current).to_have_text(self.names[seat])
+        self.settled()
+
+    def target(self, seat, code):
+        self.tab(seat)
+        self.page.select_option("#target", code)
+        # The swapped-in breakdown names the player once the target is stored.
+        expect(self.page.locator(".breakdown .score-line")).to_contain_text(self.names[seat])
+        expect(self.page.locator("#target option:checked")).to_have_attribute("value", code)
+        self.settled()
+
+    def tile_count(self, rank):
+        label = self.page.locator(f".tile-up[value='{rank}']").get_attribute("aria-label")
+        return int(re.search(r"now (\d+)", label).group(1))
+
+    def count_up(self, rank, times=1):
+        for _ in range(times):
+            now = self.tile_count(rank)
+            self.page.locator(f".tile-up[value='{rank}']").click()
+            expect(self.page.locator(f".tile-up[value='{rank}']")).to_have_attribute(
+                "aria-label", f"One more {rank} (now {now + 1})"
+            )
+            self.settled()
+
+    def count_down(self, rank):
+        now = self.tile_count(rank)
+        self.page.locator(f".tile-down[value='{rank}']").click()
+        expect(self.page.locator(f".tile-up[value='{rank}']")).to_have_attribute(
+            "aria-label", f"One more {rank} (now {now - 1})"
+        )
+        self.settled()
+
+    def counts(self, seat, target, counts):
+        """Quick entry for one player: target card, then every tap on the rank tiles."""
+        self.target(seat, target)
+        for rank, n in counts.items():
+            self.count_up(rank, n)
+
+    def add_card(self, code):
+        self.page.locator(f".cardbtn[name=add][value='{code}']").click()
+        expect(self.page.locator(f".cardbtn[name=remove][value='{code}']")).to_be_visible()
+        self.settled()
+
+    def remove_card(self, code):
+        self.page.locator(f".cardbtn[name=remove][value='{code}']").click()
+        expect(self.page.locator(f".cardbtn[name=add][value='{code}']")).to_be_visible()
+        self.settled()
+
+    def cards(self, seat, target, codes):
+        """Exact entry for one player: target card, then a tap on every won card."""
+        self.target(seat, target)
+        for code in codes:
+            self.add_card(code)
+
+    def remaining_to(self, seat, expected_count):
+        self.tab(seat)
+        self.page.get_by_role(
+            "button", name=f"All the remaining cards to {self.names[seat]} ({expected_count})"
+        ).click()
+        expect(self.page.get_by_role("button", name=re.compile("All the remaining cards"))).to_have_count(0)
+        self.settled()
+
+    def save(self, number):
+        self.page.get_by_role("button", name=f"Save round {number}").click()
+        self.page.wait_for_url(SCOREBOARD_URL)
+        expect(self.page.locator(".flash")).to_have_text(f"Round {number} saved.")
+
+    # Reading the scoreboard ----------------------------------------------------------------
+    def totals(self):
+        return self.page.locator(".totals .total-card .total")
+
+    def round_rows(self):
+        return self.page.locator("table.rounds tbody tr")
