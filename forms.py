@@ -5,7 +5,7 @@ from flask_wtf import FlaskForm
 from wtforms import HiddenField, IntegerField, PasswordField, RadioField, SelectChoice, StringField
 from wtforms.validators import InputRequired, NumberRange, Optional, ValidationError
 
-from scoring import DECK, SUITS, HouseRules, SUIT_NAMES, SUIT_SYMBOLS, CardError, parse_card, parse_rank
+from scoring import DECK, MAX_GOAL, SUITS, HouseRules, SUIT_NAMES, SUIT_SYMBOLS, CardError, parse_card, parse_rank
 
 NAME_MAX = 40
 SEATS = [SelectChoice(str(seat), f"Seat {seat + 1}") for seat in range(4)]
@@ -43,7 +43,7 @@ class HouseRulesForm(FlaskForm):
     )
     goal_other = IntegerField(
         "Other goal",
-        validators=[Optional(), NumberRange(min=1, max=100000, message="Pick a goal from 1 to 100000.")],
+        validators=[Optional(), NumberRange(min=1, max=MAX_GOAL, message=f"Pick a goal from 1 to {MAX_GOAL}.")],
     )
     tie_rule = RadioField(
         "A tie at the top when the game ends",

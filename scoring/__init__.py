@@ -28,7 +28,7 @@ from .cards import (
     rank_name,
     rank_value,
 )
-from .game import GameError, GameResult, HouseRules, game_result, running_totals
+from .game import MAX_GOAL, GameError, GameResult, HouseRules, game_result, running_totals
 from .piles import Group, PileError, PileScore, format_points, score_counts, score_pile
 from .rounds import Hand, Problem, QuickHand, check_quick_round, check_round, parse_hand, score_round
 from .tricks import TrickError, TrickResult, trick_winner
@@ -38,7 +38,7 @@ __all__ = [
     "is_legal_call", "legal_call_error", "parse_call",
     "DECK", "RANK_NAMES", "RANKS", "SUIT_NAMES", "SUIT_SYMBOLS", "SUITS", "Card", "CardError",
     "parse_card", "parse_cards", "parse_rank", "parse_suit", "rank_name", "rank_value",
-    "GameError", "GameResult", "HouseRules", "game_result", "running_totals",
+    "MAX_GOAL", "GameError", "GameResult", "HouseRules", "game_result", "running_totals",
     "Group", "PileError", "PileScore", "format_points", "score_counts", "score_pile",
     "Hand", "Problem", "QuickHand", "check_quick_round", "check_round", "parse_hand", "score_round",
     "TrickError", "TrickResult", "trick_winner",

@@ -9,6 +9,7 @@ from .bidding import MAX_BID
 from .cards import is_whole_number
 
 TIE_RULES = ("play-on", "shared")
+MAX_GOAL = 100_000  # far beyond any real game; keeps totals in ordinary integers
 
 
 class GameError(ValueError):
@@ -25,8 +26,8 @@ class HouseRules:
     redeal_moves_deal: bool = False
 
     def __post_init__(self) -> None:
-        if not is_whole_number(self.goal) or self.goal < 1:
-            raise GameError(f"The goal must be a whole number of points above 0, not {self.goal!r}")
+        if not is_whole_number(self.goal) or not 1 <= self.goal <= MAX_GOAL:
+            raise GameError(f"The goal must be a whole number of points from 1 to {MAX_GOAL}, not {self.goal!r}")
         if self.tie_rule not in TIE_RULES:
             raise GameError(f"A tie at the top either plays on or is shared, not {self.tie_rule!r}")
         if not is_whole_number(self.min_bid) or not 1 <= self.min_bid <= MAX_BID:

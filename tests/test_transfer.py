@@ -195,6 +195,7 @@ def test_restore_recomputes_the_caches(known):
         (lambda d: d["games"][0].update(seats=["Ann", "Ann", "Cleo", "Dan"]), "Game 1 needs four different players."),
         (lambda d: d["games"][0].update(seats=["Ann", "Zed", "Cleo", "Dan"]), "Game 1 seats a player the file does not list."),
         (lambda d: d["games"][0]["rules"].update(goal=0), "Game 1's rules: The goal must be"),
+        (lambda d: d["crew"].update(goal=2**64), "The goal must be a whole number of points from 1 to 100000"),
         (lambda d: d["games"][0]["rounds"][0]["hands"][0].update(target="1X"), "Game 1, round 1:"),
         (lambda d: d["games"][0]["rounds"][0]["hands"][0].update(counts={"4": 4}),
          "Game 1, round 1 cannot be saved as it is: Ann has 4 4s in the pile"),
