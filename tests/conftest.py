@@ -2,6 +2,7 @@
 import pytest
 
 from app import create_app
+from support.hostile import World
 from support.table import Table
 
 
@@ -26,3 +27,15 @@ def client(app):
 @pytest.fixture
 def table(client):
     return Table(client)
+
+
+@pytest.fixture
+def crew(table):
+    """A new crew's link, "/c/<token>/"."""
+    return table.start_crew()
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory):
+    """Two crews in one database: a victim's, and an attacker's who knows every id."""
+    return World(tmp_path_factory.mktemp("hostile") / "orchard.db")

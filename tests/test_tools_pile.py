@@ -1,0 +1,185 @@
+"""The tools index, the rules page, and the pile calculator, over HTTP."""
+import re
+
+import pytest
+
+from support.tools import QUICK_ROUND, FIRST_EXAMPLE, FIRST_EXAMPLE_LINES, HX, M, items, problems, tap_url, text
+
+
+# --- The index, the rules, and the crew link ----------------------------------------------------
+
+
+def test_index_lists_the_tools_and_the_rules(client, crew):
+    page = text(client.get(crew + "tools/"))
+    for path in ("tools/pile", "tools/trick", "tools/bid", "tools/rules"):
+        assert f'href="{crew}{path}"' in page
+    assert "Once a round is saved" in page
+
+
+def test_index_offers_what_if_for_saved_rounds(client, table):
+    table.start_game()
+    round_url = table.enter_quick_round(*QUICK_ROUND)
+    page = text(client.get(table.crew_url + "tools/"))
+    assert f'href="{round_url}/what-if"' in page
+
+
+def test_top_bar_links_to_the_tools_only_inside_a_crew(client, crew):
+    assert f'href="{crew}tools/"' in text(client.get(crew))
+    assert "tools/" not in text(client.get("/"))
+
+
+@pytest.mark.parametrize(
+    "path", ["tools/", "tools/pile", "tools/trick", "tools/bid", "tools/rules", "games/1/rounds/1/what-if"]
+)
+def test_a_wrong_crew_token_is_not_found(client, table, path):
+    table.start_game()
+    table.enter_quick_round(*QUICK_ROUND)
+    assert client.get(table.crew_url + path).status_code in (200, 422)
+    assert client.get("/c/not-a-crew/" + path).status_code == 404
+
+
+def test_rules_page_has_stable_sections_and_live_examples(client, crew):
+    for url in (crew + "tools/rules", "/rules"):
+        page = text(client.get(url))
+        for section in ("round", "bidding", "play", "scoring", "target-bonus", "examples", "end-of-game",
+                        "rulings", "strategy"):
+            assert f'id="{section}"' in page
+        headings = re.findall(r"<h3>[^<]*: <strong>([^<]+)</strong></h3>", page)
+        assert headings == ["25", "50", "80", "60", "10"]
+        assert f"<li>Pair of 3s: {M}15</li>" in page and "<li>Three 4s with your target: 40</li>" in page
+        assert "<li>Four 2s with your target: 80 (whatever the rank's value)</li>" in page
+        assert "<li>Four Aces: 4 × 15 = +60</li>" in page and "<li>Three 7s: 2 × 5 = +10</li>" in page
+        # The scoring table is the engine's: pair, three, four for each value.
+        assert re.search(rf"<th scope=\"row\">2 3 4 5</th><td>{M}15</td><td>{M}30</td><td>{M}60</td>", page)
+        assert re.search(r"<th scope=\"row\">A</th><td>15</td><td>30</td><td>60</td>", page)
+        assert "Two Clubs is <strong>not legal</strong>: 2♣ does not beat 3♦." in page
+        assert "→ <strong class=\"suit-S\">2♠</strong> wins, the only trump." in page
+        assert "not over: a tie at the top, play on." in page
+    assert "Thursday crew’s house rules" in text(client.get(crew + "tools/rules"))
+    assert "house rules" not in text(client.get("/rules"))
+
+
+# --- What is this pile worth? -------------------------------------------------------------------
+
+
+def test_pile_first_worked_example_in_exact_mode(client, crew):
+    response = client.get(crew + "tools/pile", query_string={"target": "10S", "cards": FIRST_EXAMPLE})
+    assert response.status_code == 200
+    page = text(response)
+    assert '<strong class="total" id="pile-total">25</strong>' in page
+    assert items(page, "pile-lines") == FIRST_EXAMPLE_LINES
+
+
+def test_pile_second_worked_example_in_quick_mode(client, crew):
+    response = client.get(crew + "tools/pile?mode=quick&target=4&counts=4:2,10:2")
+    assert response.status_code == 200
+    page = text(response)
+    assert '<strong class="total" id="pile-total">50</strong>' in page
+    assert items(page, "pile-lines") == ["Three 4s with your target: 40", "Pair of 10s: +10", "Total: 50"]
+
+
+@pytest.mark.parametrize(
+    "query, total",
+    [
+        ("mode=quick&target=2&counts=2:3", "80"),  # four of the target's rank, not −60
+        ("mode=quick&target=K&counts=A:4", "60"),  # four Aces
+        ("mode=quick&target=Q&counts=7:3", "10"),  # three 7s
+        ("target=7D&cards=", "0"),  # nothing won: the lone target scores nothing
+    ],
+)
+def test_pile_more_examples_from_the_rule_book(client, crew, query, total):
+    page = text(client.get(crew + "tools/pile?" + query))
+    assert f'<strong class="total" id="pile-total">{total}</strong>' in page
+
+
+def test_pile_without_a_target_asks_for_one(client, crew):
+    response = client.get(crew + "tools/pile?cards=3C+3D")
+    assert response.status_code == 200
+    page = text(response)
+    assert "no target yet" in page and 'id="pile-total"' not in page
+    assert "Tap the target card." in page
+
+
+def test_pile_fragment_for_htmx_and_page_otherwise(client, crew):
+    url = crew + "tools/pile?target=10S&cards=" + FIRST_EXAMPLE.replace(" ", "+")
+    whole = client.get(url)
+    fragment = client.get(url, headers=HX)
+    assert "<html" in text(whole) and "<html" not in text(fragment)
+    assert text(fragment).lstrip().startswith('<div id="pile-tool"')
+    assert items(text(fragment), "pile-lines") == items(text(whole), "pile-lines") == FIRST_EXAMPLE_LINES
+    assert "HX-Request" in fragment.headers["Vary"]
+    # The address bar gets the pile's own address, the same one a tap makes.
+    assert fragment.headers["HX-Push-Url"].endswith(
+        "/tools/pile?target=10S&cards=3D+3C+4H+6S+9D+9C+JD+JH+JC+QS+AD+AH"
+    )
+    assert "HX-Push-Url" not in whole.headers
+
+
+def test_pile_back_button_and_boosted_requests_get_the_whole_page(client, crew):
+    url = crew + "tools/pile?target=10S&cards=3C+3D"
+    for extra in ({"HX-History-Restore-Request": "true"}, {"HX-Boosted": "true"}):
+        response = client.get(url, headers={**HX, **extra})
+        assert "<html" in text(response) and "HX-Push-Url" not in response.headers
+
+
+def test_pile_taps_are_links_that_rebuild_the_pile(client, crew):
+    page = text(client.get(crew + "tools/pile"))
+    # With no target, a tap sets the target; after that, taps add won cards.
+    target_url = tap_url(page, "data-card", "10S")
+    assert target_url.endswith("/tools/pile?target=10S")
+    page = text(client.get(target_url, headers=HX))
+    for code in FIRST_EXAMPLE.split():
+        page = text(client.get(tap_url(page, "data-card", code), headers=HX))
+    assert items(page, "pile-lines") == FIRST_EXAMPLE_LINES
+    # A tap on a won card takes it out; the link already holds the pile without it.
+    without_ace = tap_url(page, "data-card", "AD")
+    assert "AD" not in without_ace and "AH" in without_ace
+    assert '<strong class="total" id="pile-total">10</strong>' in text(client.get(without_ace))
+
+
+def test_pile_quick_tiles_count_up_and_down(client, crew):
+    page = text(client.get(crew + "tools/pile?mode=quick&target=10&counts=3:2,9:2,J:3,A:2"))
+    assert '<strong class="total" id="pile-total">25</strong>' in page
+    up = tap_url(page, "data-rank", "J").replace("&amp;", "&")
+    assert up.endswith("mode=quick&target=10&counts=3:2,9:2,J:4,A:2")
+    assert '<strong class="total" id="pile-total">45</strong>' in text(client.get(up))
+    down = re.search(r'<a class="tile-down" href="([^"]+)" hx-get="\1" data-rank="3"', page).group(1)
+    assert '<strong class="total" id="pile-total">40</strong>' in text(client.get(down))
+
+
+def test_pile_switching_to_quick_keeps_the_ranks(client, crew):
+    page = text(client.get(crew + "tools/pile", query_string={"target": "10S", "cards": FIRST_EXAMPLE}))
+    quick = re.search(r'<a class="seg" href="([^"]+)" hx-get="\1">Quick: ranks</a>', page).group(1)
+    assert quick.endswith("mode=quick&target=10&counts=3:2,4:1,6:1,9:2,J:3,Q:1,A:2")
+    assert '<strong class="total" id="pile-total">25</strong>' in text(client.get(quick))
+
+
+@pytest.mark.parametrize(
+    "query, message",
+    [
+        ("target=10S&cards=3C+ZZ", "'ZZ' is not a card: write a rank and a suit, such as 10S or Q♥"),
+        ("target=10S&cards=3C+3C", "3♣ is in the pile twice"),
+        ("target=10S&cards=3C+10S", "Your target 10♠ cannot also be in your won pile"),
+        ("target=1S&cards=3C", "'1S' is not a card: '1' is not a rank (use 2–10, J, Q, K, A)"),
+        ("mode=quick&target=10&counts=J:5", "You cannot have 5 Jacks: there are only 4 in the deck"),
+        ("mode=quick&target=J&counts=J:4",
+         "You cannot have 5 Jacks (4 won plus your target): there are only 4 in the deck"),
+        ("mode=quick&target=10&counts=J:x", "'x' is not a number of Jacks"),
+        ("mode=sideways&target=10S", "Pick exact (cards) or quick (ranks)."),
+    ],
+)
+def test_pile_bad_address_shows_the_message_next_to_the_picker(client, crew, query, message):
+    response = client.get(crew + "tools/pile?" + query)
+    assert response.status_code == 422
+    page = text(response)
+    assert problems(page)[0].startswith(message)
+    # The message sits between the picker's switch and its grid, and the grid still works.
+    assert page.index('id="tool-problems"') < page.index('class="tiles tool-tiles"' if "quick" in query
+                                                           else 'class="card-grid tool-grid"')
+    assert 'id="pile-total"' not in page
+
+
+def test_pile_bad_address_as_a_fragment_is_also_422(client, crew):
+    response = client.get(crew + "tools/pile?target=10S&cards=3C+3C", headers=HX)
+    assert response.status_code == 422
+    assert "<html" not in text(response) and problems(text(response)) == ["3♣ is in the pile twice"]
