@@ -1,8 +1,12 @@
 """Fixtures: a fresh app on a temporary SQLite file for every test, and helpers for common steps."""
+import shutil
+
 import pytest
 
 from app import create_app
+from store.backup import backup
 from support.hostile import World
+from support.known_history import build_known_history, make_app
 from support.table import Table
 
 
@@ -39,3 +43,22 @@ def crew(table):
 def world(tmp_path_factory):
     """Two crews in one database: a victim's, and an attacker's who knows every id."""
     return World(tmp_path_factory.mktemp("hostile") / "orchard.db")
+
+
+@pytest.fixture(scope="session")
+def known_template(tmp_path_factory):
+    """The known history, built once: a database file to copy, and the crew's URL."""
+    folder = tmp_path_factory.mktemp("known")
+    app = make_app(folder / "live.db")
+    crew_url = build_known_history(app.test_client())
+    backup(folder / "live.db", folder / "known.db")
+    return folder / "known.db", crew_url
+
+
+@pytest.fixture
+def known(tmp_path, known_template):
+    """A fresh app on a copy of the known history: (app, client, crew URL)."""
+    template, crew_url = known_template
+    shutil.copy(template, tmp_path / "orchard.db")
+    app = make_app(tmp_path / "orchard.db")
+    return app, app.test_client(), crew_url

@@ -6,7 +6,7 @@ import time
 import pytest
 
 from store import connect
-from test_stats import build_known_history, known, known_template, make_app, player_ids  # noqa: F401
+from support.known_history import make_app, player_ids
 
 # Start times (UTC) for the seven known games. The night rule: a game joins the night before it
 # when it starts on the same local date, or less than 6 hours after the game before it started.

@@ -5,7 +5,7 @@ import re
 import pytest
 
 from store import connect
-from test_stats import known, known_template, player_ids, summary_of  # noqa: F401
+from support.known_history import player_ids, summary_of
 
 
 def text(response):

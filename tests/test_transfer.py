@@ -8,7 +8,7 @@ import shutil
 import pytest
 
 from store import connect
-from test_stats import known, known_template, make_app, player_ids  # noqa: F401
+from support.known_history import make_app
 
 CSV_HEADER = [
     "game_id", "game_date", "game_started", "goal", "game_status", "round", "player", "seat",
