@@ -1,29 +1,19 @@
 """The history on a phone: nights, a game's chart, a player's page, a head-to-head, a note added
 in place, and a crew exported and restored, each screen fitting 390 px in light and dark."""
-import importlib.util
 import json
 import re
-from pathlib import Path
 
 from playwright.sync_api import expect
 
 from app import create_app
 from steps import assert_fits_phone, htmx_settled, shoot, small_tap_targets
-
-
-def _known_history():
-    """tests/test_stats.py, whose known history is entered over HTTP (loaded by path: the test
-    folders' conftests share a name)."""
-    spec = importlib.util.spec_from_file_location("known_stats", Path(__file__).parents[1] / "test_stats.py")
-    stats = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(stats)
-    return stats
+from support.known_history import build_known_history
 
 
 def seeded(server, tmp_path):
     """The known history, written into the served database through a second app on the same file."""
     app = create_app({"DATABASE": str(tmp_path / "orchard.db"), "SECRET_KEY": "seed", "WTF_CSRF_ENABLED": False})
-    return server + _known_history().build_known_history(app.test_client()).rstrip("/")
+    return server + build_known_history(app.test_client()).rstrip("/")
 
 
 def check(page, name):
