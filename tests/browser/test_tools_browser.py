@@ -4,25 +4,16 @@ Expected values come from RULES.md: the first worked example (target 10, won 3 3
 A A) is 25; with trump ♠ the trick 4♥ K♥ 2♠ A♥ goes to 2♠, the only trump; Two Clubs cannot
 follow Three Diamonds.
 """
-import importlib.util
 import re
-from pathlib import Path
 
 from playwright.sync_api import expect
 
 from app import create_app
 from steps import assert_fits_phone, htmx_settled, shoot, small_tap_targets
+from support.table import Table
 
 M = "−"
 FIRST_EXAMPLE = ["3C", "3D", "4H", "6S", "9C", "9D", "JC", "JD", "JH", "QS", "AH", "AD"]
-
-
-def _http_helpers():
-    """tests/conftest.py, whose Table helper records rounds over HTTP (both conftests share a name)."""
-    spec = importlib.util.spec_from_file_location("http_conftest", Path(__file__).parents[1] / "conftest.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def snap(page, name):
@@ -176,7 +167,6 @@ def test_settle_a_bid_question(page, orchard):
 
 def test_what_if_on_a_saved_round(page, orchard, tmp_path):
     # The round is recorded through the app itself, on the same database the browser uses.
-    Table = _http_helpers().Table
     setup = create_app({"DATABASE": str(tmp_path / "orchard.db"), "SECRET_KEY": "browser-tests",
                         "WTF_CSRF_ENABLED": False})
     table = Table(setup.test_client())
