@@ -90,3 +90,16 @@ def test_four_phones_play_a_round_in_seat_mode(four_phones, server):
     ben.page.goto(game_url)
     expect(ben.page.locator(".totals .total")).to_have_text(SCORES)
     assert re.search(r"Round 2: <strong>Ben</strong> deals", ben.page.content())
+
+
+def test_the_keep_screen_on_switch_is_remembered(page, server):
+    phone = Orchard(page, server)
+    phone.start_crew()
+    phone.start_game()
+    switch = page.locator("#keep-awake")
+    expect(switch).to_be_checked()
+    page.locator("label.wake").click()
+    expect(switch).not_to_be_checked()
+    assert page.evaluate("localStorage.getItem('orchard-keep-awake')") == "off"
+    page.reload()
+    expect(page.locator("#keep-awake")).not_to_be_checked()
