@@ -332,4 +332,5 @@ def test_a_breakdown_links_its_lines_to_the_rules_and_offers_what_if(client, tab
     rules = table.crew_url + "tools/rules"
     assert f'Four 4s with your target: 80 (whatever the rank&#39;s value) <a class="rule-link" href="{rules}#target-bonus">' in page
     assert f'href="{url}/what-if"' in page
+    assert page.count(f'href="{rules}#scoring"') == 1
     assert "House rules of this game: Play to 250 · A tie at the top plays on" in page
