@@ -4,6 +4,7 @@ from dataclasses import dataclass, field
 
 from flask import request
 from flask_wtf import FlaskForm
+from wtforms.validators import ValidationError
 
 from scoring import CardError, parse_card
 
@@ -42,6 +43,15 @@ class QuestionForm(FlaskForm):
     @property
     def has_errors(self):
         return any(f.errors for f in self)
+
+
+class CardsQuestion:
+    """A question form's `cards` field: the cards it names end up in `card_list`."""
+
+    def validate_cards(self, field):
+        self.card_list, problem = cards_in(field.data)
+        if problem:
+            raise ValidationError(problem)
 
 
 def cards_in(text):

@@ -14,7 +14,7 @@ from scoring import (
 from ..lookup import load_crew
 
 from . import bp
-from .common import GRID_SUITS, QuestionForm, Tap, answer, cards_in, tokens
+from .common import CardsQuestion, GRID_SUITS, QuestionForm, Tap, answer, tokens
 
 
 @dataclass(frozen=True)
@@ -92,7 +92,7 @@ class Pile:
         return Pile("exact", pick=self.pick)
 
 
-class PileForm(QuestionForm):
+class PileForm(CardsQuestion, QuestionForm):
     mode = StringField("Entry")
     target = StringField("Target card")
     cards = StringField("Won cards")
@@ -114,11 +114,6 @@ class PileForm(QuestionForm):
                 self.target_value = parse_card(field.data)
         except CardError as error:
             raise ValidationError(str(error)) from None
-
-    def validate_cards(self, field):
-        self.card_list, problem = cards_in(field.data)
-        if problem:
-            raise ValidationError(problem)
 
     def validate_counts(self, field):
         self.count_map, problem = _counts(field.data)

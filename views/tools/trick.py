@@ -9,13 +9,13 @@ from scoring import DECK, SUIT_NAMES, SUIT_SYMBOLS, CardError, TrickError, parse
 from ..lookup import load_crew
 
 from . import bp
-from .common import GRID_SUITS, QuestionForm, Tap, answer, cards_in
+from .common import CardsQuestion, GRID_SUITS, QuestionForm, Tap, answer
 
 
 PLACES = ("1st", "2nd", "3rd", "4th")  # in play order; the 1st card is the one led
 
 
-class TrickForm(QuestionForm):
+class TrickForm(CardsQuestion, QuestionForm):
     trump = StringField("Trump")
     cards = StringField("Cards in play order")
 
@@ -27,11 +27,6 @@ class TrickForm(QuestionForm):
             self.trump_suit = parse_suit(field.data)
         except CardError as error:
             raise ValidationError(str(error)) from None
-
-    def validate_cards(self, field):
-        self.card_list, problem = cards_in(field.data)
-        if problem:
-            raise ValidationError(problem)
 
 
 def _trick_url(token, trump, cards):
