@@ -16,7 +16,7 @@ import security
 import store
 from scoring import format_points
 from store.backup import backup, rolling_backup
-from views import crews, entry, games, history, rounds, static_files, tools
+from views import crews, games, history, rounds, static_files, tools
 from views.render import render_block, wants_fragment
 
 HERE = Path(__file__).resolve().parent
@@ -75,7 +75,7 @@ def create_app(test_config=None):
     csrf.init_app(app)
     # Ids in URLs fit SQLite's integers: a longer number is simply not found.
     app.url_map.converters["int"] = BoundedInt
-    for blueprint in (static_files.bp, crews.bp, games.bp, rounds.bp, entry.bp, tools.bp, history.bp):
+    for blueprint in (static_files.bp, crews.bp, games.bp, rounds.bp, tools.bp, history.bp):
         app.register_blueprint(blueprint)
 
     @app.cli.command("backup")

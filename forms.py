@@ -2,13 +2,14 @@
 import unicodedata
 
 from flask_wtf import FlaskForm
-from wtforms import HiddenField, IntegerField, PasswordField, RadioField, SelectChoice, StringField
+from wtforms import BooleanField, HiddenField, IntegerField, PasswordField, RadioField, SelectChoice, StringField
 from wtforms.validators import InputRequired, NumberRange, Optional, ValidationError
 
-from scoring import DECK, MAX_GOAL, SUITS, HouseRules, SUIT_NAMES, SUIT_SYMBOLS, CardError, parse_card, parse_rank
+from scoring import (MAX_BID, MAX_GOAL, MODES, NAME_MAX, PLAYERS, RANKS, SUITS, HouseRules, SUIT_NAMES,
+                     SUIT_SYMBOLS, CardError, parse_card, parse_rank)
 
-NAME_MAX = 40
-SEATS = [SelectChoice(str(seat), f"Seat {seat + 1}") for seat in range(4)]
+SEATS = [SelectChoice(str(seat), f"Seat {seat + 1}") for seat in range(PLAYERS)]
+BID_RANGE = f"A bid is a number from 1 to {MAX_BID}."
 
 
 def clean_name(raw):
@@ -55,7 +56,7 @@ class HouseRulesForm(FlaskForm):
         default=1,
         validators=[
             InputRequired("Enter the lowest bid number."),
-            NumberRange(min=1, max=13, message="A bid is a number from 1 to 13."),
+            NumberRange(min=1, max=MAX_BID, message=BID_RANGE),
         ],
     )
     redeal_moves_deal = RadioField(
@@ -122,7 +123,7 @@ class BidForm(FlaskForm):
         "Number",
         validators=[
             InputRequired("Enter the number bid."),
-            NumberRange(min=1, max=13, message="A bid is a number from 1 to 13."),
+            NumberRange(min=1, max=MAX_BID, message=BID_RANGE),
         ],
     )
     suit = RadioField(
@@ -146,49 +147,55 @@ def check_rank(form, field):
         raise ValidationError(str(error)) from None
 
 
-CARD_CHOICES = [("", "— not chosen —")] + [(card.code, str(card)) for card in DECK]
+class HandTapForm(FlaskForm):
+    """A tap on a hand: the state it asks for, and the hand version the phone showed."""
+
+    based_on = IntegerField(validators=[Optional(), NumberRange(min=0)])
 
 
-class TargetForm(FlaskForm):
+class TargetForm(HandTapForm):
+    """The rank-then-suit target picker (or a whole card code); nothing is saved until both are
+    picked."""
+
     target = StringField("Target card", validators=[Optional(), check_card])
+    rank = RadioField(choices=[SelectChoice(rank) for rank in RANKS], validators=[Optional()])
+    suit = RadioField(choices=[SelectChoice(suit) for suit in SUITS], validators=[Optional()])
+
+    def card(self):
+        """The card picked, or None while only its rank or its suit is."""
+        if self.target.data:
+            return self.target.data
+        if self.rank.data and self.suit.data:
+            return self.rank.data + self.suit.data
+        return None
 
 
-class CardForm(FlaskForm):
-    """One tap on the card grid: add or remove one card."""
+class CardTapForm(HandTapForm):
+    """A tap on the card grid: is this card in the pile?"""
 
-    add = StringField(validators=[Optional(), check_card])
-    remove = StringField(validators=[Optional(), check_card])
-
-    def validate(self, extra_validators=None):
-        ok = super().validate(extra_validators)
-        if ok and bool(self.add.data) == bool(self.remove.data):
-            self.add.errors.append("Tap one card.")
-            return False
-        return ok
+    held = BooleanField()
 
 
-class CountForm(FlaskForm):
-    """One tap on a rank tile: count it up or down."""
+class CountTapForm(HandTapForm):
+    """A tap on a rank's count: how many of this rank the pile holds."""
 
-    up = StringField(validators=[Optional(), check_rank])
-    down = StringField(validators=[Optional(), check_rank])
-
-    def validate(self, extra_validators=None):
-        ok = super().validate(extra_validators)
-        if ok and bool(self.up.data) == bool(self.down.data):
-            self.up.errors.append("Tap one rank.")
-            return False
-        return ok
+    count = IntegerField(
+        validators=[InputRequired("Pick how many."),
+                    NumberRange(min=0, max=len(SUITS), message=f"A pile holds 0 to {len(SUITS)} of a rank.")]
+    )
 
 
 class ModeForm(FlaskForm):
-    mode = RadioField(
-        choices=[SelectChoice("quick", "Quick"), SelectChoice("exact", "Exact")], validators=[InputRequired()]
-    )
+    mode = RadioField(choices=[SelectChoice(mode, mode.title()) for mode in MODES],
+                      validators=[InputRequired("Pick quick or exact entry.")])
 
 
 class SaveForm(FlaskForm):
     version = IntegerField(validators=[InputRequired()])
+
+
+class DoneForm(FlaskForm):
+    done = RadioField(choices=[SelectChoice("1"), SelectChoice("0")], default="1", validators=[Optional()])
 
 
 class ActionForm(FlaskForm):

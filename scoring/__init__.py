@@ -1,6 +1,7 @@
 """Orchard's rule engine for Apples: cards, pile scores, round checks, bidding, tricks and game end."""
 
 from .bidding import (
+    MAX_BID,
     Auction,
     Bid,
     BidError,
@@ -30,7 +31,10 @@ from .cards import (
 )
 from .game import MAX_GOAL, GameError, GameResult, HouseRules, game_result, running_totals
 from .piles import Group, PileError, PileScore, format_points, score_counts, score_pile
-from .rounds import Hand, Problem, QuickHand, check_quick_round, check_round, parse_hand, score_round
+from .limits import NAME_MAX, NOTE_MAX
+from .rounds import (MODES, PLAYERS, Hand, Problem, QuickHand, check_entry, check_quick_round, check_round,
+                     entered_hand, parse_hand, quick_from_exact, score_hand, score_round)
+from .standing import Standing, rematch_first_dealer, round_dealer, standing
 from .tricks import TrickError, TrickResult, trick_winner
 
 __all__ = [
@@ -40,6 +44,8 @@ __all__ = [
     "parse_card", "parse_cards", "parse_rank", "parse_suit", "rank_name", "rank_value",
     "MAX_GOAL", "GameError", "GameResult", "HouseRules", "game_result", "running_totals",
     "Group", "PileError", "PileScore", "format_points", "score_counts", "score_pile",
-    "Hand", "Problem", "QuickHand", "check_quick_round", "check_round", "parse_hand", "score_round",
+    "MODES", "PLAYERS", "Hand", "Problem", "QuickHand", "check_entry", "check_quick_round", "check_round",
+    "parse_hand", "quick_from_exact", "score_round", "entered_hand", "score_hand", "NAME_MAX", "NOTE_MAX",
+    "Standing", "rematch_first_dealer", "round_dealer", "standing", "MAX_BID",
     "TrickError", "TrickResult", "trick_winner",
 ]

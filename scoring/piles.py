@@ -84,6 +84,15 @@ class PileScore:
         lines.append(f"Total: {format_points(self.total)}")
         return lines
 
+    @property
+    def target_bonus(self) -> int:
+        """3 or 4 when the pile made three or four of its target's rank (the 40 and 80 point
+        groups), else 0: the classes the history counts."""
+        for group in self.groups:
+            if group.rule in ("target-triple", "target-four"):
+                return group.count
+        return 0
+
     def as_dict(self) -> dict:
         """The score as plain values ready for JSON."""
         return {

@@ -233,3 +233,72 @@ def _seats_by_card(cards_by_seat) -> list[tuple[Card, tuple[int, ...]]]:
 
 def _join(words: list[str]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+MODES = ("quick", "exact")  # how a hand's won pile is entered: rank counts, or every card
+
+
+def quick_from_exact(hand: Hand) -> QuickHand:
+    """The same hand as rank counts: what is kept when a hand switches from exact to quick entry."""
+    return QuickHand.from_counts(hand.target.rank if hand.target else None,
+                                 Counter(card.rank for card in hand.won))
+
+
+def check_entry(hands: Sequence[Hand | QuickHand], names: Sequence[str] | None = None,
+                targets: Sequence[Card | None] | None = None, bid_entered: bool = True) -> list[Problem]:
+    """The round check for hands entered each in its own mode (exact cards or quick counts).
+
+    All exact: the full check. Otherwise every exact pile is checked card by card against the
+    other exact piles and every target, and the whole table by rank counts. `targets` are the
+    target cards of every hand (a quick hand's value knows only the rank): no two may be the same.
+    """
+    missing_bid = [] if bid_entered else [Problem("missing-bid", "The bid is not entered yet.", ())]
+    return missing_bid + _check_hands(hands, names, targets)
+
+
+def _check_hands(hands, names, targets) -> list[Problem]:
+    if all(isinstance(hand, Hand) for hand in hands):
+        return check_round(hands, names)
+    names = _names(hands, names)
+    if targets is None:
+        targets = [hand.target if isinstance(hand, Hand) else None for hand in hands]
+    exact = [hand if isinstance(hand, Hand) else Hand(None) for hand in hands]
+    problems = []
+    problems += _shared_targets([Hand(target) for target in targets], names)
+    problems += _repeats_in_pile(exact, names)
+    problems += _cards_in_several_piles(exact, names)
+    problems += _targets_in_piles([Hand(target, hand.won) for target, hand in zip(targets, exact)], names)
+    problems += [p for p in _pile_sizes(exact, names) if isinstance(hands[p.seats[0]], Hand)]
+    quick = [quick_from_exact(hand) if isinstance(hand, Hand) else hand for hand in hands]
+    return _merge(check_quick_round(quick, names), problems)
+
+
+def _merge(quick: list[Problem], exact: list[Problem]) -> list[Problem]:
+    """The quick check's problems (missing targets first), then the card-level ones it cannot see."""
+    missing = [p for p in quick if p.kind == "missing-target"]
+    return missing + exact + [p for p in quick if p.kind != "missing-target"]
+
+
+def entered_hand(mode: str, target: Card | str | None, won: Sequence[Card | str] = (),
+                 counts: Mapping[str, int] | None = None) -> Hand | QuickHand:
+    """One hand as the engine's value for its entry mode: every won card (exact), or the target's
+    rank and the rank counts (quick)."""
+    if mode not in MODES:
+        raise ValueError(f"A hand is entered quick or exact, not {mode!r}")
+    target = parse_card(target) if target else None
+    if mode == "exact":
+        return Hand(target, tuple(won))
+    return QuickHand.from_counts(target.rank if target else None, counts or {})
+
+
+def score_hand(hand: Hand | QuickHand) -> PileScore | None:
+    """The pile score of one hand, or None while it cannot be scored (no target yet, or an
+    impossible pile such as five of a rank)."""
+    if (hand.target if isinstance(hand, Hand) else hand.target_rank) is None:
+        return None
+    try:
+        if isinstance(hand, QuickHand):
+            return score_counts(dict(hand.counts), hand.target_rank)
+        return score_pile(hand.won, hand.target)
+    except PileError:
+        return None

@@ -1,23 +1,95 @@
-// The few things htmx cannot do: show whether polling reaches the server, and keep the
-// screen awake while a game is open (Screen Wake Lock, where the browser has it).
+// The few things htmx cannot do by itself: say whether the server is reachable, keep a tap made
+// while offline and send it again when the connection is back, and keep the screen awake while
+// a game is open (Screen Wake Lock, where the browser has it).
 (function () {
   "use strict";
-  function setLive(ok) {
+
+  // Taps that have not reached the server. A tap says the state it wants ("7♣ in the pile: yes"),
+  // read from the control when it is sent, so sending one again can never count twice.
+  var pending = new Set();
+  var online = true;
+  var RETRY_MS = 2000;
+
+  function isTap(elt) {
+    return !!(elt && elt.closest && elt.closest("#hand-panel") &&
+      elt.matches("input[type=checkbox], form.rank-row, form.target-picker"));
+  }
+
+  function marker(elt) {
+    return elt.matches("input") ? elt.closest("label") || elt : elt;
+  }
+
+  function waiting() {
+    pending.forEach(function (elt) { if (!document.body.contains(elt)) pending.delete(elt); });
+    return pending.size;
+  }
+
+  function showStatus() {
     var status = document.getElementById("live-status");
     if (!status) return;
-    status.textContent = ok ? "● Live" : "○ Offline: reconnecting…";
-    status.classList.toggle("offline", !ok);
+    var n = waiting();
+    var taps = n === 1 ? "1 tap waits" : n + " taps wait";
+    if (!online) {
+      status.textContent = n ? "○ Offline: " + taps + " to be sent" : "○ Offline: reconnecting…";
+    } else {
+      status.textContent = n ? "● Sending " + taps.replace(" waits", "").replace(" wait", "") + "…" : "● Live";
+    }
+    status.classList.toggle("offline", !online);
+    document.body.classList.toggle("is-offline", !online);
   }
-  document.addEventListener("htmx:sendError", function () { setLive(false); });
-  // A server error is never swapped in; say so instead of letting a tap vanish.
+
+  function say(text) {
+    var bar = document.getElementById("bar-msg");
+    if (bar) bar.textContent = text;
+  }
+
+  function setPending(elt, on) {
+    if (on) pending.add(elt); else pending.delete(elt);
+    marker(elt).classList.toggle("pending", on);
+    var label = marker(elt);
+    if (on) label.setAttribute("aria-busy", "true"); else label.removeAttribute("aria-busy");
+  }
+
+  function retry() {
+    if (!waiting()) return;
+    pending.forEach(function (elt) { htmx.trigger(elt, "change"); });
+  }
+
+  document.addEventListener("htmx:sendError", function (event) {
+    online = false;
+    var elt = event.detail.elt;
+    if (isTap(elt)) {
+      setPending(elt, true);
+    } else if (elt && elt.id !== "poll") {
+      say("Not sent: this phone is offline. Tap again when it is back online.");
+    }
+    showStatus();
+  });
+
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var xhr = event.detail.xhr;
+    if (!xhr || xhr.status === 0) return;  // never reached the server: sendError said so
+    var wasOffline = !online;
+    online = true;
+    if (isTap(event.detail.elt)) setPending(event.detail.elt, false);
+    if (xhr.status >= 500) {
+      say("Something went wrong on the server, so that last step may not be saved. Reload the page to see what is stored.");
+    }
+    showStatus();
+    if (wasOffline) retry();
+  });
+
+  setInterval(function () {
+    if (waiting()) retry();
+  }, RETRY_MS);
+  window.addEventListener("online", retry);
+
+  // A server error is never swapped in; say so at the top of the page too.
   document.addEventListener("htmx:responseError", function (event) {
     var box = document.getElementById("request-error");
     if (!box || event.detail.xhr.status < 500) return;
     box.textContent = "Something went wrong on the server, so that last step may not be saved. Reload the page to see what is stored.";
     box.hidden = false;
-  });
-  document.addEventListener("htmx:afterRequest", function (event) {
-    if (event.detail.successful || event.detail.xhr.status < 500) setLive(event.detail.xhr.status !== 0);
   });
 
   var lock = null;

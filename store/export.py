@@ -15,6 +15,7 @@ import json
 from scoring import SUIT_NAMES
 
 from . import get_db
+from .rounds import hand_from_row
 
 FORMAT = "orchard-crew-export"
 VERSION = 1
@@ -32,7 +33,7 @@ def csv_rows(crew_id, game_id=None):
         f"""
         SELECT games.id AS game_id, games.created, games.goal, games.status, rounds.number,
             players.name AS player, hands.seat, dealer.name AS dealer, bidder.name AS bid_winner,
-            rounds.bid_number, rounds.bid_suit, rounds.mode, hands.target, hands.won, hands.counts,
+            rounds.bid_number, rounds.bid_suit, coalesce(hands.mode, rounds.mode) AS mode, hands.target, hands.won, hands.counts,
             hands.target_bonus, hands.score,
             sum(hands.score) OVER (PARTITION BY games.id, hands.seat ORDER BY rounds.number)
                 AS running_total,
@@ -164,6 +165,11 @@ def _grouped(db, sql, ids, key):
     return found
 
 
+def _hand_out(hand):
+    keys = ("seat", "mode", "target", "won", "counts", "score", "target_bonus", "entered_by", "done")
+    return {key: hand[key] for key in keys}
+
+
 def _round_out(row, hands, changes, signoffs):
     return {
         "number": row["number"], "revision": row["revision"], "status": row["status"],
@@ -171,15 +177,7 @@ def _round_out(row, hands, changes, signoffs):
         "bid": None if row["bid_number"] is None else
         {"seat": row["bid_seat"], "number": row["bid_number"], "suit": row["bid_suit"]},
         "created": row["created"], "updated": row["updated"],
-        "hands": [
-            {
-                "seat": hand["seat"], "target": hand["target"], "won": (hand["won"] or "").split(),
-                "counts": json.loads(hand["counts"] or "{}"), "score": hand["score"],
-                "target_bonus": hand["target_bonus"], "entered_by": hand["entered_by"],
-                "done": hand["done"],
-            }
-            for hand in hands.get(row["id"], [])
-        ],
+        "hands": [_hand_out(hand_from_row(hand, row["mode"])) for hand in hands.get(row["id"], [])],
         "changes": [
             {"at": change["at"], "action": change["action"], "detail": change["detail"], "by": change["by"]}
             for change in changes.get(row["id"], [])

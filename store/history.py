@@ -11,6 +11,7 @@ import json
 from dataclasses import dataclass
 
 from . import get_db, now, write
+from .rounds import hand_from_row
 
 NIGHT_GAP = datetime.timedelta(hours=6)
 NIGHTS_PER_PAGE = 10
@@ -253,15 +254,9 @@ def recorded_rounds(game_id):
         " WHERE rounds.game_id = ? AND rounds.status = 'scored' ORDER BY hands.seat",
         [game_id],
     ):
-        hands.setdefault(row["round_id"], []).append(
-            {
-                "seat": row["seat"], "target": row["target"], "won": (row["won"] or "").split(),
-                "counts": json.loads(row["counts"] or "{}"), "score": row["score"],
-                "target_bonus": row["target_bonus"],
-            }
-        )
+        hands.setdefault(row["round_id"], []).append(row)
     for row in rounds:
-        row["hands"] = hands.get(row["id"], [])
+        row["hands"] = [hand_from_row(hand, row["mode"]) for hand in hands.get(row["id"], [])]
         row["scores"] = [hand["score"] for hand in row["hands"]]
     return rounds
 

@@ -254,3 +254,12 @@ def m0004_history(db):
         )
     db.execute(_SEAT_RESULTS_INSERT.format(where="1"))
     db["seats"].create_index(["player_id", "game_id", "seat"], index_name="idx_seats_player_game")
+
+
+@migrations()
+def m0005_hand_modes(db):
+    """Quick or exact is a property of one hand, so a phone switches only the hand it enters; and
+    each hand counts its changes, so a tap made on an old view of a hand changed elsewhere shows."""
+    db["hands"].add_column("mode", str)
+    db.execute("UPDATE hands SET mode = (SELECT mode FROM rounds WHERE rounds.id = hands.round_id)")
+    db["hands"].add_column("version", int, not_null_default=0)

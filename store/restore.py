@@ -7,10 +7,10 @@ import secrets
 import sqlite3
 import unicodedata
 
-import tally
-from scoring import SUIT_NAMES, GameError, HouseRules
+from scoring import MAX_BID, MODES, NAME_MAX, NOTE_MAX, PLAYERS, SUIT_NAMES, GameError, HouseRules, standing
 
 from . import get_db, now, write
+from .rounds import hand_score, round_problems
 from .stats import bonus_of
 
 from .export import FORMAT, VERSION
@@ -18,8 +18,6 @@ from .export import FORMAT, VERSION
 ROUND_STATUSES = ("entering", "scored", "replaced", "deleted", "discarded")
 GAME_STATUSES = ("playing", "finished", "abandoned")
 TEXT_MAX = 2000  # any text the app writes (a change's detail, a device id) is far shorter
-NAME_MAX = 40
-NOTE_MAX = 200
 ROUNDS_MAX = 100_000
 
 
@@ -92,9 +90,9 @@ def _insert_game(db, crew_id, game, player_ids, game_ids):
         ).lastrowid
         for hand in entry["hands"]:
             db.execute(
-                "INSERT INTO hands (round_id, seat, target, won, counts, score, target_bonus,"
-                " entered_by, done) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [round_id, hand["seat"], hand["target"], " ".join(hand["won"]),
+                "INSERT INTO hands (round_id, seat, mode, target, won, counts, score, target_bonus,"
+                " entered_by, done) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [round_id, hand["seat"], hand["mode"], hand["target"], " ".join(hand["won"]),
                  json.dumps(hand["counts"]) if hand["counts"] else None, hand["score"],
                  hand["target_bonus"], hand["entered_by"], hand["done"]],
             )
@@ -211,8 +209,8 @@ def _check_game(game, names, numbers, where):
     })
     rules = _rules(game["rules"], f"{where}'s rules")
     seats = game["seats"]
-    _need(len(seats) == 4 and all(_name(name) for name in seats)
-          and len({name.casefold() for name in seats}) == 4, f"{where} needs four different players.")
+    _need(len(seats) == PLAYERS and all(_name(name) for name in seats)
+          and len({name.casefold() for name in seats}) == PLAYERS, f"{where} needs four different players.")
     _need(all(name.casefold() in names for name in seats), f"{where} seats a player the file does not list.")
     scored = []
     for entry in game["rounds"]:
@@ -225,11 +223,8 @@ def _check_game(game, names, numbers, where):
     _need([entry["number"] for entry in scored] == list(range(1, len(scored) + 1)),
           f"{where}: its saved rounds are not numbered 1, 2, 3 …")
     try:
-        result = tally.standing({"goal": rules.goal, "tie_rule": rules.tie_rule, "min_bid": rules.min_bid,
-                                 "redeal_moves_deal": rules.redeal_moves_deal,
-                                 "first_dealer": game["first_dealer"]},
-                                [{"scores": [h["score"] for h in e["hands"]], "redeals": e["redeals"]}
-                                 for e in scored]).result
+        result = standing([[h["score"] for h in e["hands"]] for e in scored],
+                          sum(e["redeals"] for e in scored), game["first_dealer"], rules).result
     except GameError as error:
         raise RestoreError(f"{where}: {error}.") from None
     # The verdict is a cache too: the engine's, whatever the file says; abandoned stays abandoned.
@@ -244,24 +239,28 @@ def _check_round(entry, seats, where):
     _record(entry, where, {
         "revision": lambda v: _whole(v, 1, ROUNDS_MAX), "dealer": _seat,
         "status": lambda v: isinstance(v, str) and v in ROUND_STATUSES,
-        "mode": lambda v: isinstance(v, str) and v in ("quick", "exact"),
+        "mode": lambda v: isinstance(v, str) and v in MODES,
         "redeals": lambda v: _whole(v, 0, ROUNDS_MAX), "bid": lambda v: v is None or isinstance(v, dict),
-        "created": _maybe_text, "updated": _maybe_text, "hands": lambda v: isinstance(v, list) and len(v) == 4,
+        "created": _maybe_text, "updated": _maybe_text, "hands": lambda v: isinstance(v, list) and len(v) == PLAYERS,
         "changes": lambda v: isinstance(v, list), "signoffs": lambda v: isinstance(v, list),
     })
     if entry["bid"] is not None:
         _record(entry["bid"], f"{where}: the bid", {
-            "seat": _seat, "number": lambda v: _whole(v, 1, 13),
+            "seat": _seat, "number": lambda v: _whole(v, 1, MAX_BID),
             "suit": lambda v: isinstance(v, str) and v in SUIT_NAMES,
         })
     for hand in entry["hands"]:
+        # Files from before a hand had its own mode carry it once, on the round.
+        if isinstance(hand, dict):
+            hand.setdefault("mode", entry["mode"])
         _record(hand, f"{where}: a hand", {
             "seat": _seat, "target": _maybe_text, "entered_by": _maybe_text, "done": _maybe_text,
+            "mode": lambda v: isinstance(v, str) and v in MODES,
             "won": lambda v: isinstance(v, list) and len(v) <= 52 and all(_text(code) for code in v),
             "counts": lambda v: isinstance(v, dict) and len(v) <= 13
             and all(_text(rank) and _whole(n, 0, 52) for rank, n in v.items()),
         })
-    _need(sorted(hand["seat"] for hand in entry["hands"]) == [0, 1, 2, 3], f"{where} needs one hand per seat.")
+    _need(sorted(hand["seat"] for hand in entry["hands"]) == list(range(PLAYERS)), f"{where} needs one hand per seat.")
     entry["hands"].sort(key=lambda hand: hand["seat"])
     for change in entry["changes"]:
         _record(change, f"{where}: a change",
@@ -269,13 +268,12 @@ def _check_round(entry, seats, where):
     for mark in entry["signoffs"]:
         _record(mark, f"{where}: a sign-off", {"seat": _seat, "device": _text, "at": _text})
     try:
-        scores = [tally.pile_score(entry["mode"], hand) for hand in entry["hands"]]
+        scores = [hand_score(hand) for hand in entry["hands"]]
     except Exception as error:  # a card code or count the engine cannot read
         raise RestoreError(f"{where}: {error}") from None
     if entry["status"] == "scored":
-        stored = {"mode": entry["mode"], "hands": entry["hands"],
-                  "bid_number": entry["bid"]["number"] if entry["bid"] else None}
-        problems = tally.problems(stored, seats)
+        stored = {"hands": entry["hands"], "bid_number": entry["bid"]["number"] if entry["bid"] else None}
+        problems = round_problems(stored, seats)
         _need(not problems, f"{where} cannot be saved as it is: {problems[0].message}" if problems else "")
     # Scores and target bonuses are caches: recomputed for every revision that was ever saved.
     if entry["status"] == "scored" or all(hand.get("score") is not None for hand in entry["hands"]):

@@ -1,10 +1,9 @@
 """Rounds and hands as entered; every change is a logged step, and a correction is a new revision."""
 import json
 
-from scoring import format_points
+from scoring import PLAYERS, check_entry, entered_hand, format_points, parse_card, score_hand
 
 from . import get_db, now
-from .stats import target_bonus
 
 OPEN = "entering"
 SCORED = "scored"
@@ -14,20 +13,44 @@ class RoundConflict(Exception):
     """The round changed under this request (saved, corrected or edited on another phone)."""
 
 
-def _hands(db, round_id):
+def hand_from_row(row, round_mode=None):
+    """A stored hand row as the dict the app passes around (the one place rows are decoded)."""
+    return {
+        "seat": row["seat"],
+        "mode": row.get("mode") or round_mode,
+        "target": row["target"],
+        "won": (row["won"] or "").split(),
+        "counts": json.loads(row["counts"] or "{}"),
+        "score": row["score"],
+        "target_bonus": row.get("target_bonus"),
+        "entered_by": row.get("entered_by"),
+        "done": row.get("done"),
+        "version": row.get("version") or 0,
+    }
+
+
+def engine_hand(hand):
+    """A stored hand as the rule engine's value for its entry mode."""
+    return entered_hand(hand["mode"], hand["target"], hand["won"], hand["counts"])
+
+
+def hand_score(hand):
+    """The engine's score and breakdown of a stored hand, or None until it can be scored."""
+    return score_hand(engine_hand(hand))
+
+
+def round_problems(entry, names):
+    """Everything that keeps a stored round from being saved, in the engine's words."""
+    return check_entry(
+        [engine_hand(hand) for hand in entry["hands"]], names,
+        targets=[parse_card(hand["target"]) if hand["target"] else None for hand in entry["hands"]],
+        bid_entered=entry["bid_number"] is not None,
+    )
+
+
+def _hands(db, round_id, round_mode):
     rows = db.query("SELECT * FROM hands WHERE round_id = ? ORDER BY seat", [round_id])
-    return [
-        {
-            "seat": row["seat"],
-            "target": row["target"],
-            "won": (row["won"] or "").split(),
-            "counts": json.loads(row["counts"] or "{}"),
-            "score": row["score"],
-            "entered_by": row["entered_by"],
-            "done": row["done"],
-        }
-        for row in rows
-    ]
+    return [hand_from_row(row, round_mode) for row in rows]
 
 
 def load(round_id, db=None):
@@ -37,7 +60,7 @@ def load(round_id, db=None):
     if not rows:
         return None
     found = rows[0]
-    found["hands"] = _hands(db, round_id)
+    found["hands"] = _hands(db, round_id, found["mode"])
     found["is_correction"] = found["status"] == OPEN and bool(
         list(
             db.query(
@@ -49,11 +72,12 @@ def load(round_id, db=None):
     return found
 
 
-def for_number(game_id, number):
+def for_number(game_id, number, db=None):
     """The revision a page shows for a round number: the one being entered, else the saved one,
     else the latest deleted one (so it can be restored)."""
+    db = db or get_db()
     rows = list(
-        get_db().query(
+        db.query(
             """
             SELECT id FROM rounds WHERE game_id = ? AND number = ?
             ORDER BY CASE status WHEN 'entering' THEN 0 WHEN 'scored' THEN 1
@@ -63,7 +87,28 @@ def for_number(game_id, number):
             [game_id, number],
         )
     )
-    return load(rows[0]["id"]) if rows else None
+    return load(rows[0]["id"], db) if rows else None
+
+
+def open_number(db, game_id, number):
+    """The id of the revision of a round number open for entry, or None."""
+    rows = list(db.query(
+        "SELECT id FROM rounds WHERE game_id = ? AND number = ? AND status = 'entering'", [game_id, number]))
+    return rows[0]["id"] if rows else None
+
+
+def open_from(db, game_id, number):
+    """Whether a round from `number` on is open for entry."""
+    return bool(list(db.query(
+        "SELECT 1 FROM rounds WHERE game_id = ? AND number >= ? AND status = 'entering'", [game_id, number])))
+
+
+def revisions_by_status(db, game_id, number):
+    """status -> id of a round number's saved and open revisions."""
+    rows = db.query(
+        "SELECT id, status FROM rounds WHERE game_id = ? AND number = ? AND status IN ('scored', 'entering')",
+        [game_id, number])
+    return {row["status"]: row["id"] for row in rows}
 
 
 def scored(game_id, db=None):
@@ -151,8 +196,8 @@ def start(db, game_id, number, dealer, mode="quick", by=None):
         [game_id, number, _next_revision(db, game_id, number), mode, dealer, stamp, stamp],
     )
     round_id = cursor.lastrowid
-    for seat in range(4):
-        db.execute("INSERT INTO hands (round_id, seat) VALUES (?, ?)", [round_id, seat])
+    for seat in range(PLAYERS):
+        db.execute("INSERT INTO hands (round_id, seat, mode) VALUES (?, ?, ?)", [round_id, seat, mode])
     log(db, round_id, "started", by=by)
     touch(db, round_id)
     return round_id
@@ -173,9 +218,9 @@ def start_correction(db, saved, by=None):
     )
     round_id = cursor.lastrowid
     db.execute(
-        "INSERT INTO hands (round_id, seat, target, won, counts)"
-        " SELECT ?, seat, target, won, counts FROM hands WHERE round_id = ?",
-        [round_id, saved["id"]],
+        "INSERT INTO hands (round_id, seat, mode, target, won, counts)"
+        " SELECT ?, seat, coalesce(mode, ?), target, won, counts FROM hands WHERE round_id = ?",
+        [round_id, saved["mode"], saved["id"]],
     )
     log(db, round_id, "correction started", f"from revision {saved['revision']}", by)
     touch(db, round_id)
@@ -223,20 +268,14 @@ def record_redeal(db, round_id, dealer, by=None):
     touch(db, round_id)
 
 
-def set_mode(db, round_id, mode, hands):
-    """Switch entry mode, storing the hands as converted by the caller."""
-    db.execute("UPDATE rounds SET mode = ? WHERE id = ?", [mode, round_id])
-    for hand in hands:
-        set_hand(db, round_id, hand["seat"], won=hand["won"], counts=hand["counts"])
-    touch(db, round_id)
-
-
-def set_hand(db, round_id, seat, *, target=..., won=..., counts=..., entered_by=...):
+def set_hand(db, round_id, seat, *, mode=..., target=..., won=..., counts=..., entered_by=...):
     """Update the given fields of one hand (ellipsis means leave as it is); a changed hand is
-    no longer marked as all in."""
+    no longer marked as all in, and counts one more change."""
     fields = {"done": None}
     if entered_by is not ...:
         fields["entered_by"] = entered_by
+    if mode is not ...:
+        fields["mode"] = mode
     if target is not ...:
         fields["target"] = target
     if won is not ...:
@@ -246,7 +285,7 @@ def set_hand(db, round_id, seat, *, target=..., won=..., counts=..., entered_by=
     if len(fields) > 1:
         assignments = ", ".join(f"{name} = ?" for name in fields)
         db.execute(
-            f"UPDATE hands SET {assignments} WHERE round_id = ? AND seat = ?",
+            f"UPDATE hands SET {assignments}, version = version + 1 WHERE round_id = ? AND seat = ?",
             [*fields.values(), round_id, seat],
         )
         touch(db, round_id)
@@ -261,8 +300,9 @@ def mark_done(db, round_id, seat, done):
     touch(db, round_id)
 
 
-def mark_saved(db, entered, scores, by=None):
-    """Make an open revision the round's saved one, replacing any earlier saved revision."""
+def mark_saved(db, entered, scores, bonuses, by=None):
+    """Make an open revision the round's saved one, replacing any earlier saved revision; the
+    engine's scores and target bonuses (0, 3 or 4) are cached on its hands."""
     replaced = list(
         db.query(
             "SELECT id FROM rounds WHERE game_id = ? AND number = ? AND status = 'scored'",
@@ -275,7 +315,7 @@ def mark_saved(db, entered, scores, by=None):
     for seat, score in enumerate(scores):
         db.execute(
             "UPDATE hands SET score = ?, target_bonus = ? WHERE round_id = ? AND seat = ?",
-            [score, target_bonus(entered["mode"], entered["hands"][seat]), entered["id"], seat],
+            [score, bonuses[seat], entered["id"], seat],
         )
     touch(db, entered["id"])
     after = " · ".join(format_points(score) for score in scores)
@@ -295,12 +335,7 @@ def set_status(db, round_id, status, action, by=None):
 
 def lock_open_number(db, game_id, number):
     """The open revision of a round number, re-read inside the write transaction."""
-    rows = list(
-        db.query(
-            "SELECT id FROM rounds WHERE game_id = ? AND number = ? AND status = 'entering'",
-            [game_id, number],
-        )
-    )
-    if not rows:
+    round_id = open_number(db, game_id, number)
+    if round_id is None:
         raise RoundConflict()
-    return lock_open(db, rows[0]["id"])
+    return lock_open(db, round_id)

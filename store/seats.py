@@ -87,7 +87,8 @@ def signoffs(round_ids, db=None):
 
 
 def agree(db, round_id, seat, device):
-    db.execute(
+    """Record a seat's sign-off on a round; False when it had already agreed."""
+    return db.execute(
         "INSERT OR IGNORE INTO signoffs (round_id, seat, device, at) VALUES (?, ?, ?, ?)",
         [round_id, seat, device, now()],
-    )
+    ).rowcount == 1

@@ -5,7 +5,7 @@ Every query here is a fixed number of SQL statements whatever the length of the 
 """
 import sqlite3
 
-import tally
+from scoring import entered_hand, score_hand
 
 from . import get_db, write
 
@@ -29,15 +29,12 @@ class SharedGame(Exception):
 def target_bonus(mode, hand):
     """3 or 4 when the hand made three or four of its target's rank (the 40 and 80 point
     groups), else 0, as the engine scores it."""
-    return bonus_of(tally.pile_score(mode, hand))
+    return bonus_of(score_hand(entered_hand(mode, hand["target"], hand["won"], hand["counts"])))
 
 
 def bonus_of(pile):
     """The target bonus (0, 3 or 4) in a score the engine already worked out."""
-    for group in pile.groups if pile else ():
-        if group.rule in ("target-triple", "target-four"):
-            return group.count
-    return 0
+    return pile.target_bonus if pile else 0
 
 
 def player(crew_id, player_id):

@@ -211,7 +211,7 @@ def test_four_phones_on_one_round_lose_no_tap_and_save_it_once(served):
             assert {number_ for _, number_ in opened} == {number}
             url = opened[0][0]
             phones[0].post(url + "/bid", {"bidder": "1", "number": "2", "suit": "H"})
-            together([lambda p=p, s=s: p.post(url + f"/hands/{s}/target", {"target": t})
+            together([lambda p=p, s=s, t=t: p.post(url + f"/hands/{s}/target", {"target": t})
                       for s, (p, t) in enumerate(zip(phones, ("4S", "2S", "3S", "5S")))])
             # The round's taps, dealt out to the four phones in turn, all sent at once: several
             # phones tap the same pile (one stored row) at the same moment.
@@ -219,8 +219,8 @@ def test_four_phones_on_one_round_lose_no_tap_and_save_it_once(served):
             random.Random(number).shuffle(taps)
             shares = [taps[i::4] for i in range(4)]
             answers = together([
-                lambda p=p, share=share: [p.post(url + f"/hands/{s}/counts", {"up": r}, kind="tap").status
-                                          for s, r in share]
+                lambda p=p, share=share: [p.post(url + f"/hands/{s}/counts/{r}", {"count": str(n)}, kind="tap").status
+                                          for s, r, n in share]
                 for p, share in zip(phones, shares)
             ])
             assert all(status == 200 for statuses_ in answers for status in statuses_), answers

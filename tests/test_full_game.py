@@ -59,8 +59,7 @@ def test_a_correction_that_would_end_the_game_early_is_refused(client, table):
     first = table.enter_quick_round(BIG_TARGETS, BIG_COUNTS)
     table.enter_quick_round(BIG_TARGETS, NOTHING)
     client.post(first + "/correct")
-    for rank in ["A", "A", "A", "A"]:
-        client.post(first + "/hands/0/counts", data={"up": rank})
+    client.post(first + "/hands/0/counts/A", data={"count": 4})
     response = client.post(first + "/save", data={"version": table.version(first)})
     assert response.status_code == 409
     assert "undo the later rounds first" in notice(response)

@@ -15,8 +15,24 @@ def text(response):
 
 
 def notice(response):
-    found = re.search(r'<p class="notice" role="alert">([^<]*)</p>', text(response))
-    return found.group(1).replace("&#39;", "'") if found else None
+    """What the phone is told: a refused tap's message (in the bar that stays in view), a save's
+    message, or a page notice."""
+    for pattern in (r'<p id="bar-msg"[^>]*>([^<]+)</p>', r'<p class="error" role="alert">([^<]+)</p>',
+                    r'<p class="notice" role="alert">([^<]*)</p>', r'<div id="hand-notice"[^>]*>\s*<p>([^<]+)</p>'):
+        found = re.search(pattern, text(response))
+        if found:
+            return found.group(1).replace("&#39;", "'")
+    return None
+
+
+def exact(client, url, seats=range(4)):
+    """Switch hands to exact entry (a hand's own choice)."""
+    for seat in seats:
+        client.post(url + f"/hands/{seat}/mode", data={"mode": "exact"})
+
+
+def add(client, url, seat, card):
+    return client.post(url + f"/hands/{seat}/cards/{card}", data={"held": "1"})
 
 
 def stored_rounds(app):
@@ -26,7 +42,7 @@ def stored_rounds(app):
 
 def exact_round(client, table, url):
     """A real 52-card deal entered card by card: Ann 25 (the rule book's first example)."""
-    client.post(url + "/mode", data={"mode": "exact"})
+    exact(client, url)
     client.post(url + "/bid", data={"bidder": "1", "number": "2", "suit": "S"})
     piles = [
         ("10S", "3C 3D 4H 6S 9C 9D JC JD JH QS AH AD"),
@@ -39,15 +55,15 @@ def exact_round(client, table, url):
     for seat, (_, cards) in enumerate(piles):
         if cards:
             for card in cards.split():
-                assert client.post(url + f"/hands/{seat}/cards", data={"add": card}).status_code == 200
+                assert add(client, url, seat, card).status_code == 200
     return client.post(url + "/hands/3/remaining")
 
 
 def test_round_page_shows_dealer_and_first_bidder(client, table):
     table.start_game(first_dealer=3)
     page = text(client.get(table.start_round()))
-    assert re.search(r"Deals</span><span class=\"big\">Dan<", page)
-    assert re.search(r"Bids first</span><span class=\"big\">Ann<", page)
+    assert re.search(r"Deals</span>\s*<span class=\"big\">Dan<", page)
+    assert re.search(r"Bids first</span>\s*<span class=\"big\">Ann<", page)
 
 
 def test_dealer_moves_clockwise_each_round(client, table):
@@ -95,7 +111,7 @@ def test_everyone_passed_records_a_redeal_with_the_same_dealer(app, client, tabl
     page = text(response)
     assert "Redeals this round: 1" in page
     assert "Trump" not in page
-    assert re.search(r"Deals</span><span class=\"big\">Ben<", page)
+    assert re.search(r"Deals</span>\s*<span class=\"big\">Ben<", page)
 
 
 @pytest.mark.parametrize(
@@ -113,30 +129,65 @@ def test_bad_target_card_is_refused_next_to_the_field(client, table, target, mes
 def test_quick_breakdown_updates_with_each_tap(client, table):
     table.start_game()
     url = table.start_round()
-    client.post(url + "/hands/0/target", data={"target": "10S"})
-    for rank in ["3", "3", "4", "6", "9", "9", "J", "J", "J", "Q", "A", "A"]:
-        response = client.post(url + "/hands/0/counts", data={"up": rank}, headers={"HX-Request": "true"})
+    client.post(url + "/hands/0/target", data={"rank": "10", "suit": "S"})
+    for rank, n in {"3": 2, "4": 1, "6": 1, "9": 2, "J": 3, "Q": 1, "A": 2}.items():
+        response = client.post(url + f"/hands/0/counts/{rank}", data={"count": n}, headers={"HX-Request": "true"})
     page = text(response)
-    assert page.startswith('\n<div id="round-main"') or page.lstrip().startswith('<div id="round-main"')
     assert "<html" not in page  # a fragment, not a page
+    assert 'id="rank-grid"' not in page  # the tiles the phone taps are never sent back
     for line in ["Pair of 3s: −15", "Pair of 9s: +5", "Three Jacks: 2 × 10 = +20", "Pair of Aces: +15"]:
         assert line in page
     assert '<strong class="big">25</strong>' in page
-    response = client.post(url + "/hands/0/counts", data={"down": "J"}, headers={"HX-Request": "true"})
+    response = client.post(url + "/hands/0/counts/J", data={"count": 2}, headers={"HX-Request": "true"})
     assert "Pair of Jacks: +10" in text(response)
     assert '<strong class="big">15</strong>' in text(response)
+
+
+def test_the_same_tap_sent_twice_changes_nothing_the_second_time(app, client, table):
+    table.start_game()
+    url = table.start_round()
+    client.post(url + "/hands/0/target", data={"target": "10S"})
+    first = client.post(url + "/hands/0/counts/K", data={"count": 3})
+    again = client.post(url + "/hands/0/counts/K", data={"count": 3})
+    assert first.status_code == again.status_code == 200
+    assert "Three Kings: 2 × 10 = +20" in text(again)
+    db = connect(app.config["DATABASE"])
+    assert [row["counts"] for row in db.query("SELECT counts FROM hands WHERE seat = 0")] == ['{"K": 3}']
+    exact(client, url, [1])
+    for _ in range(2):
+        assert add(client, url, 1, "7C").status_code == 200
+    assert [row["won"] for row in db.query("SELECT won FROM hands WHERE seat = 1")] == ["7C"]
+    client.post(url + "/hands/1/cards/7C", data={})  # not held: out of the pile, twice
+    client.post(url + "/hands/1/cards/7C", data={})
+    assert [row["won"] for row in db.query("SELECT won FROM hands WHERE seat = 1")] == [""]
+
+
+def test_a_tap_on_an_old_view_of_a_hand_changed_on_another_phone_is_refused(app, client, table):
+    table.start_game()
+    url = table.start_round()
+    ann_phone, other_phone = client, app.test_client()
+    ann_phone.post(url + "/hands/0/target", data={"target": "10S"})
+    shown = int(re.search(r'id="hand-version" name="based_on" value="(\d+)"', text(other_phone.get(url))).group(1))
+    ann_phone.post(url + "/hands/0/counts/K", data={"count": 2})
+    response = other_phone.post(url + "/hands/0/counts/Q", data={"count": 2, "based_on": shown})
+    assert response.status_code == 409
+    assert notice(response) == "Ann’s hand was changed on another phone: this is what is stored now."
+    assert "Pair of Kings" in text(response)  # the hand as stored, in place of the old view
+    assert "Pair of Queens" not in text(client.get(url))
 
 
 def test_quick_mode_refuses_a_fifth_card_of_a_rank_in_one_pile(client, table):
     table.start_game()
     url = table.start_round()
     client.post(url + "/hands/0/target", data={"target": "JS"})
-    for _ in range(3):
-        assert client.post(url + "/hands/0/counts", data={"up": "J"}).status_code == 200
-    response = client.post(url + "/hands/0/counts", data={"up": "J"})
+    assert client.post(url + "/hands/0/counts/J", data={"count": 3}).status_code == 200
+    response = client.post(url + "/hands/0/counts/J", data={"count": 4})
     assert response.status_code == 409
     assert "4 Jacks" in notice(response)
-    assert "Four Jacks with your target: 80" in text(response)
+    # The refused row comes back as stored (3 checked), with the reason right below it.
+    assert re.search(r'<input type="radio" name="count" value="3" id="n-J-3" checked>', text(response))
+    assert re.search(r'<p id="msg-rank-J" class="tap-msg" role="status" hx-swap-oob="true">Ann has 4 Jacks', text(response))
+    assert "Four Jacks with your target: 80" in text(client.get(url))
 
 
 def test_quick_mode_reports_more_than_four_of_a_rank_across_the_table(client, table):
@@ -178,9 +229,9 @@ def test_exact_round_with_a_real_deal_scores_every_pile(app, client, table):
 def test_exact_mode_refuses_a_card_already_in_another_pile(client, table):
     table.start_game()
     url = table.start_round()
-    client.post(url + "/mode", data={"mode": "exact"})
-    client.post(url + "/hands/0/cards", data={"add": "7H"})
-    response = client.post(url + "/hands/1/cards", data={"add": "7h"})
+    exact(client, url)
+    add(client, url, 0, "7H")
+    response = add(client, url, 1, "7h")
     assert response.status_code == 409
     assert notice(response) == "7♥ is already in Ann's pile."
     response = client.post(url + "/hands/2/target", data={"target": "7H"})
@@ -191,38 +242,57 @@ def test_exact_mode_refuses_a_card_already_in_another_pile(client, table):
 def test_exact_mode_cannot_save_until_the_deck_is_accounted_for(app, client, table):
     table.start_game()
     url = table.start_round()
-    client.post(url + "/mode", data={"mode": "exact"})
+    exact(client, url)
     client.post(url + "/bid", data={"bidder": "0", "number": "1", "suit": "D"})
     for seat, target in enumerate(["10S", "QH", "2C", "7D"]):
         client.post(url + f"/hands/{seat}/target", data={"target": target})
     for card in ["3C", "3D", "4H", "6S", "9C"]:
-        client.post(url + "/hands/0/cards", data={"add": card})
+        add(client, url, 0, card)
     page = text(client.get(url))
-    assert "Ann&#39;s pile has 5 cards: a pile is whole tricks, so 0, 4, 8 … 48 cards." in page
-    assert "Not yet in any pile or target (43)" in page
-    assert re.search(r'<button class="button primary wide" type="submit" disabled>Save round 1', page)
+    # Unfinished is not wrong: a neutral to-do list, until a save is tried.
+    todo = page.split('<div class="todo">')[1].split("</div>")[0]
+    assert "Ann&#39;s pile has 5 cards: a pile is whole tricks, so 0, 4, 8 … 48 cards." in todo
+    assert "Not yet in any pile or target (43)" in todo
+    assert 'class="problems"' not in page
     response = client.post(url + "/save", data={"version": table.version(url)})
     assert response.status_code == 422
+    assert "Not yet in any pile or target (43)" in text(response).split('class="problems"')[1]
     assert [row["status"] for row in stored_rounds(app)] == ["entering"]
 
 
 def test_switching_exact_to_quick_keeps_the_ranks(client, table):
     table.start_game()
     url = table.start_round()
-    client.post(url + "/mode", data={"mode": "exact"})
+    exact(client, url, [0, 1])
     client.post(url + "/hands/0/target", data={"target": "JS"})
     for card in ["JH", "JD", "2C", "2D"]:
-        client.post(url + "/hands/0/cards", data={"add": card})
-    page = text(client.post(url + "/mode", data={"mode": "quick"}))
+        add(client, url, 0, card)
+    add(client, url, 1, "5S")
+    page = text(client.post(url + "/hands/0/mode", data={"mode": "quick"}))
     assert "Three Jacks with your target: 40" in page
     assert "Pair of 2s: −15" in page
+    assert '<input type="radio" name="count" value="2" id="n-J-2" checked>' in page
+
+
+def test_one_phone_switching_its_hand_leaves_the_other_hands_as_they_were(app, client, table):
+    table.start_game()
+    url = table.start_round()
+    exact(client, url, [1])
+    for card in ["5S", "5H", "9C"]:
+        add(client, url, 1, card)
+    client.post(url + "/hands/2/counts/K", data={"count": 2})
+    client.post(url + "/hands/0/mode", data={"mode": "exact"})
+    client.post(url + "/hands/0/mode", data={"mode": "quick"})
+    db = connect(app.config["DATABASE"])
+    hands = list(db.query("SELECT seat, mode, won, counts FROM hands ORDER BY seat"))
+    assert [(h["mode"], h["won"], h["counts"]) for h in hands[1:3]] == [("exact", "5S 5H 9C", None), ("quick", None, '{"K": 2}')]
 
 
 def test_a_stale_save_gets_a_message_and_changes_nothing(app, client, table):
     table.start_game()
     url = table.enter_quick_round(BIG_TARGETS, BIG_COUNTS, save=False)
     stale = table.version(url)
-    client.post(url + "/hands/3/counts", data={"up": "A"})  # another phone taps meanwhile
+    client.post(url + "/hands/3/counts/A", data={"count": 1})  # another phone taps meanwhile
     response = client.post(url + "/save", data={"version": stale})
     assert response.status_code == 409
     assert "changed on another phone" in notice(response)
@@ -250,7 +320,7 @@ def test_starting_a_round_twice_opens_one(app, client, table):
 def test_tapping_a_saved_round_is_refused(client, table):
     table.start_game()
     url = table.enter_quick_round(BIG_TARGETS, BIG_COUNTS)
-    response = client.post(url + "/hands/0/counts", data={"up": "A"})
+    response = client.post(url + "/hands/0/counts/A", data={"count": 1})
     assert response.status_code == 409
     assert "no longer open for entry" in notice(response)
 
@@ -263,7 +333,7 @@ def test_a_correction_is_prefilled_and_later_totals_follow(app, client, table):
     page = text(client.get(first))
     assert "Save correction" in page
     assert "Four 4s with your target: 80" in page  # pre-filled from the saved round
-    client.post(first + "/hands/0/counts", data={"down": "K"})
+    client.post(first + "/hands/0/counts/K", data={"count": 3})
     response = client.post(first + "/save", data={"version": table.version(first)})
     assert response.status_code == 303
     board = text(client.get(table.game_url))
@@ -277,7 +347,7 @@ def test_a_discarded_correction_leaves_the_round_as_it_was(client, table):
     table.start_game()
     url = table.enter_quick_round(BIG_TARGETS, BIG_COUNTS)
     client.post(url + "/correct")
-    client.post(url + "/hands/0/counts", data={"down": "K"})
+    client.post(url + "/hands/0/counts/K", data={"count": 3})
     client.post(url + "/discard")
     board = text(client.get(table.game_url))
     assert re.findall(r'<span class="total">([^<]+)</span>', board) == ["160", "80", "80", "80"]
@@ -320,7 +390,7 @@ def test_a_correction_logs_scores_with_a_real_minus_sign(client, table):
     table.start_game()
     url = table.enter_quick_round(BIG_TARGETS, [{"4": 1}, {}, {}, {}])
     client.post(url + "/correct")
-    client.post(url + "/hands/0/counts", data={"up": "4"})
+    client.post(url + "/hands/0/counts/4", data={"count": 2})
     client.post(url + "/save", data={"version": table.version(url)})
     assert "corrected · −15 · 0 · 0 · 0 → 40 · 0 · 0 · 0" in text(client.get(url))
 

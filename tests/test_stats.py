@@ -172,7 +172,7 @@ def test_a_correction_and_an_undo_move_the_stats(client, table):
     assert "Ann has no finished game yet" in page(client, table.crew_url + "players/1")
     client.post(last + "/restore")
     client.post(first + "/correct")
-    client.post(first + "/hands/0/counts", data={"down": "K"})  # three Kings: 20, not 40
+    client.post(first + "/hands/0/counts/K", data={"count": 3})  # three Kings: 20, not 40
     response = client.post(first + "/save", data={"version": table.version(first)})
     assert response.status_code == 303
     body = page(client, table.crew_url + "players/1")

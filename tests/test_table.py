@@ -50,12 +50,18 @@ def test_a_round_page_poll_is_204_until_another_phone_taps(app, client, table):
     table.start_game()
     url = table.start_round()
     other = app.test_client()
-    version = shown_version(text(other.get(url)))
-    assert other.get(url + f"/live?v={version}").status_code == 204
+    poll = re.search(r'hx-get="([^"]+/live\?[^"]+)"', text(other.get(url))).group(1).replace("&amp;", "&")
+    assert other.get(poll).status_code == 204
     client.post(url + "/hands/0/target", data={"target": "JS"})
-    response = other.get(url + f"/live?v={version}")
+    client.post(url + "/hands/0/counts/J", data={"count": 2})
+    response = other.get(poll, headers={"HX-Request": "true"})
     assert response.status_code == 200
-    assert "Three Jacks" not in text(response) and '<option value="JS" selected' in text(response)
+    fragment = text(response)
+    # The display regions come out of band (Ann's tab shows her score); the controls this phone
+    # may be using (its hand, its bid form) are never in a poll's answer.
+    assert re.search(r'<span class="tab-name">Ann</span>\s*<span class="tab-score">40</span>', fragment)
+    assert 'id="tabs" aria-label="Players" hx-swap-oob="true"' in fragment
+    assert 'id="target-picker"' not in fragment and 'class="bid-form"' not in fragment
 
 
 def test_a_phone_takes_a_seat_and_others_see_it(app, table, phones):
@@ -88,10 +94,10 @@ def test_a_secret_target_is_not_in_other_phones_html(table, phones):
     ann, ben = phones[0], phones[1]
     ann.post(url + "/hands/0/target", data={"target": "QH"})
     mine = text(ann.get(url))
-    assert '<option value="QH" selected' in mine
+    assert 'Ann’s target <span class="card suit-H">Q♥</span>' in mine
     for page in (text(ben.get(url)), text(ben.get(url + "/hands/0"))):
-        assert "QH" not in page.replace('<option value="QH">Q♥</option>', "")
-        assert 'value="QH" selected' not in page
+        assert "Q♥" not in page and "QH" not in page
+        assert 'value="Q" id="t-rank-Q" checked' not in page
     assert "Ann is entering this hand on their own phone." in text(ben.get(url + "/hands/0"))
     response = ben.post(url + "/hands/0/target", data={"target": "2C"})
     assert response.status_code == 403
@@ -103,8 +109,7 @@ def test_four_phones_enter_their_own_hands_and_the_round_scores_itself(table, ph
     for seat, phone in enumerate(phones):
         phone.post(url + f"/hands/{seat}/target", data={"target": TARGETS[seat]})
         for rank, n in PILES[seat].items():
-            for _ in range(n):
-                assert phone.post(url + f"/hands/{seat}/counts", data={"up": rank}).status_code == 200
+            assert phone.post(url + f"/hands/{seat}/counts/{rank}", data={"count": n}).status_code == 200
     for seat, phone in enumerate(phones[:3]):
         phone.post(url + f"/hands/{seat}/done")
     waiting = text(phones[0].get(url))
@@ -120,9 +125,10 @@ def test_four_phones_enter_their_own_hands_and_the_round_scores_itself(table, ph
 
 def test_two_phones_claiming_the_same_card_get_a_message_naming_it(table, phones):
     url = table.start_round()
-    phones[0].post(url + "/mode", data={"mode": "exact"})
-    assert phones[0].post(url + "/hands/0/cards", data={"add": "7H"}).status_code == 200
-    response = phones[1].post(url + "/hands/1/cards", data={"add": "7H"})
+    phones[0].post(url + "/hands/0/mode", data={"mode": "exact"})
+    phones[1].post(url + "/hands/1/mode", data={"mode": "exact"})
+    assert phones[0].post(url + "/hands/0/cards/7H", data={"held": "1"}).status_code == 200
+    response = phones[1].post(url + "/hands/1/cards/7H", data={"held": "1"})
     assert response.status_code == 409
     assert notice(response) == "7♥ is already in another player's pile."
 
@@ -132,7 +138,7 @@ def test_changing_a_hand_after_it_is_in_opens_it_again(table, phones):
     phones[0].post(url + "/hands/0/target", data={"target": "4S"})
     phones[0].post(url + "/hands/0/done")
     assert "Ann’s hand is all in ✓" in text(phones[0].get(url))
-    phones[0].post(url + "/hands/0/counts", data={"up": "K"})
+    phones[0].post(url + "/hands/0/counts/K", data={"count": 1})
     assert "Ann’s hand is all in ✓" not in text(phones[0].get(url))
 
 
@@ -152,7 +158,7 @@ def test_sign_off_and_a_correction_clears_it(table, phones):
         phone.post(url + "/agree")
     assert 'title="everybody agreed"' in text(phones[0].get(table.game_url))
     phones[0].post(url + "/correct")
-    phones[0].post(url + "/hands/0/counts", data={"down": "K"})
+    phones[0].post(url + "/hands/0/counts/K", data={"count": 3})
     version = int(re.search(r'name="version" value="(\d+)"', text(phones[0].get(url))).group(1))
     phones[0].post(url + "/save", data={"version": version})
     assert 'title="everybody agreed"' not in text(phones[0].get(table.game_url))

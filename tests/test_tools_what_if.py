@@ -20,13 +20,14 @@ EXACT_PILES = [
 
 def enter_exact_round(client, table):
     url = table.start_round()
-    client.post(url + "/mode", data={"mode": "exact"})
+    for seat in range(4):
+        client.post(url + f"/hands/{seat}/mode", data={"mode": "exact"})
     client.post(url + "/bid", data={"bidder": "1", "number": "2", "suit": "S"})
     for seat, (target, _) in enumerate(EXACT_PILES):
         assert client.post(url + f"/hands/{seat}/target", data={"target": target}).status_code == 200
     for seat, (_, cards) in enumerate(EXACT_PILES):
         for card in (cards or "").split():
-            assert client.post(url + f"/hands/{seat}/cards", data={"add": card}).status_code == 200
+            assert client.post(url + f"/hands/{seat}/cards/{card}", data={"held": "1"}).status_code == 200
     assert client.post(url + "/hands/3/remaining").status_code == 200
     response = client.post(url + "/save", data={"version": table.version(url)})
     assert response.status_code == 303, text(response)

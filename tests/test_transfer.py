@@ -78,7 +78,7 @@ def history_with_everything(client, crew_url):
     game = crew_url + "games/7"
     round_1 = game + "/rounds/1"
     client.post(round_1 + "/correct")
-    client.post(round_1 + "/hands/1/counts", data={"up": "A"})
+    client.post(round_1 + "/hands/1/counts/A", data={"count": 1})
     client.post(round_1 + "/hands/1/target", data={"target": "AH"})
     version = client.get(round_1).get_data(as_text=True).split('name="version" value="')[1].split('"')[0]
     assert client.post(round_1 + "/save", data={"version": version}).status_code == 303
@@ -143,7 +143,7 @@ def test_the_export_holds_every_revision_and_no_link(known):
     assert data["games"][-1]["rematch_of"] == 5
     assert [change["action"] for change in game_7["rounds"][1]["changes"]] == ["correction started", "corrected"]
     assert game_7["rounds"][1]["hands"][1] == {
-        "seat": 1, "target": "AH", "won": [], "counts": {"A": 1}, "score": 15, "target_bonus": 0,
+        "seat": 1, "mode": "quick", "target": "AH", "won": [], "counts": {"A": 1}, "score": 15, "target_bonus": 0,
         "entered_by": game_7["rounds"][1]["hands"][1]["entered_by"], "done": None}
 
 

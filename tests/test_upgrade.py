@@ -11,7 +11,7 @@ from contextlib import closing
 
 import pytest
 
-import tally
+from scoring import entered_hand, score_hand
 from app import create_app
 from scoring import HouseRules, format_points, game_result
 from store import connect
@@ -78,7 +78,7 @@ class FirstRelease:
             [game_id, number, revision, status, mode, dealer, redeals, *bid, 7, STAMP, STAMP]).lastrowid
         for seat, hand in enumerate(hands):
             complete = hand["target"] and status != "entering"
-            score = tally.pile_score(mode, hand).total if complete else None
+            score = score_hand(entered_hand(mode, hand["target"], hand["won"], hand["counts"])).total if complete else None
             self.db.execute(
                 "INSERT INTO hands (round_id, seat, target, won, counts, score) VALUES (?, ?, ?, ?, ?, ?)",
                 [round_id, seat, hand["target"], " ".join(hand["won"]) if mode == "exact" else None,
@@ -241,7 +241,7 @@ def test_the_undone_round_and_the_open_round_carry_on(upgraded):
     board = client.get(f"/c/{old['crew']}/games/{second}").get_data(as_text=True)
     first_round = old["scores"][second][0]
     # The open round kept what was entered before the upgrade: Ann's 9 beside her 9♣ target.
-    second_round = [tally.pile_score("quick", hand).total for hand in quick(targets, [{"9": 1}, {}, {}, {}])]
+    second_round = [score_hand(entered_hand("quick", hand["target"], hand["won"], hand["counts"])).total for hand in quick(targets, [{"9": 1}, {}, {}, {}])]
     assert second_round == [5, 0, 0, 0]
     assert round_cells(board) == [shown(first_round), shown(second_round)]
     assert totals_on(board) == shown([a + b for a, b in zip(first_round, second_round)])

@@ -4,7 +4,8 @@ import hmac
 
 from flask import Blueprint, abort, current_app, flash, session, url_for
 
-import tally
+from table.games import game_standing, house_rules
+from store.rounds import engine_hand, hand_score, round_problems
 from forms import ActionForm, CrewForm, HouseRulesForm
 from store import crews as crew_store
 from store import games as game_store
@@ -46,14 +47,13 @@ def crew_create():
 @bp.get("/c/<token>/")
 def crew_show(token):
     crew = load_crew(token)
-    return _crew_page(crew, HouseRulesForm().fill(tally.house_rules(crew)))
+    return _crew_page(crew, HouseRulesForm().fill(house_rules(crew)))
 
 
 @bp.post("/c/<token>/rotate")
 def crew_link_rotate(token):
     """A new link for the crew: the old one (and its QR code) stops working at once."""
     crew = load_crew(token)
-    ActionForm().validate_on_submit() or abort(400)
     new_token = crew_store.rotate_token(crew["id"])
     forget_crew(token)
     flash("The crew has a new link: the old one no longer works. Show this QR code to the others.")

@@ -1,13 +1,15 @@
 """New games, the scoreboard (live on every phone), seats, starting the next round, and the rematch."""
 from flask import Blueprint, abort, flash, make_response, request, url_for
 
-import tally
 from forms import ActionForm, GameForm
 from store import crews as crew_store
 from store import games as game_store
 from store import rounds as round_store
 from store import seats as seat_store
 from store import write
+from table import rounds as round_service
+from table.games import game_standing, house_rules
+from scoring import PLAYERS, rematch_first_dealer
 
 from .lookup import load_crew, load_game
 from .render import render, see_other
@@ -29,8 +31,8 @@ def scoreboard_page(token, game_id, status=200, notice=None, reassign=None):
         crew=crew,
         game=game,
         rounds=saved,
-        standing=tally.standing(game, saved),
-        rules=tally.house_rules(game),
+        standing=game_standing(game, saved),
+        rules=house_rules(game),
         open_round=round_store.open_round(game_id),
         undone=round_store.undone_after(game_id, len(saved)),
         action_form=ActionForm(),
@@ -44,7 +46,7 @@ def scoreboard_page(token, game_id, status=200, notice=None, reassign=None):
 @bp.get("/new")
 def game_new(token):
     crew = load_crew(token)
-    form = GameForm().fill(tally.house_rules(crew))
+    form = GameForm().fill(house_rules(crew))
     return render("games/new.html", crew=crew, form=form, players=crew_store.players(crew["id"]))
 
 
@@ -81,9 +83,8 @@ def game_live(token, game_id):
 def seat_take(token, game_id, seat):
     """This phone takes a seat; one that another active phone holds needs `force` (reassigning)."""
     crew, game = load_game(token, game_id)
-    if seat not in range(4):
+    if seat not in range(PLAYERS):
         abort(404)
-    ActionForm().validate_on_submit() or abort(400)
     try:
         with write() as db:
             seat_store.take(db, game_id, seat, device_id(), force=request.form.get("force") == "1")
@@ -98,7 +99,6 @@ def seat_take(token, game_id, seat):
 @bp.post("/<int:game_id>/seats/leave")
 def seat_leave(token, game_id):
     load_game(token, game_id)
-    ActionForm().validate_on_submit() or abort(400)
     with write() as db:
         seat_store.leave(db, game_id, device_id())
     return scoreboard_page(token, game_id)
@@ -108,34 +108,19 @@ def seat_leave(token, game_id):
 def round_start(token, game_id):
     """Open the next round for entry (or go to the one already open)."""
     crew, game = load_game(token, game_id)
-    ActionForm().validate_on_submit() or abort(400)
-    with write() as db:
-        saved = round_store.scored(game_id, db)
-        standing = tally.standing(game, saved)
-        if standing.result.over:
-            flash("The game is over: start a rematch for another game.")
-            return see_other(url_for("games.game_show", token=token, game_id=game_id))
-        open_rows = list(
-            db.query(
-                "SELECT number FROM rounds WHERE game_id = ? AND number = ? AND status = 'entering'",
-                [game_id, standing.next_number],
-            )
-        )
-        if not open_rows:
-            by = viewer_for(game).label(game["names"])
-            round_store.start(db, game_id, standing.next_number, standing.next_dealer, by=by)
-    return see_other(
-        url_for("rounds.round_show", token=token, game_id=game_id, number=standing.next_number)
-    )
+    number = round_service.start_next(game, viewer_for(game))
+    if number is None:
+        flash("The game is over: start a rematch for another game.")
+        return see_other(url_for("games.game_show", token=token, game_id=game_id))
+    return see_other(url_for("rounds.round_show", token=token, game_id=game_id, number=number))
 
 
 @bp.post("/<int:game_id>/rematch")
 def game_rematch(token, game_id):
     """A new game with the same seats and house rules, and the deal moved on one seat."""
     crew, game = load_game(token, game_id)
-    ActionForm().validate_on_submit() or abort(400)
     new_id = game_store.create_game(
-        crew["id"], game["names"], (game["first_dealer"] + 1) % 4, tally.house_rules(game),
+        crew["id"], game["names"], rematch_first_dealer(game["first_dealer"]), house_rules(game),
         rematch_of=game_id,
     )
     return see_other(url_for("games.game_show", token=token, game_id=new_id))

@@ -1,185 +1,382 @@
-"""A round's page, saving a round, and what happens to saved rounds: correction, undo, restore."""
-from flask import Blueprint, abort, flash, make_response, url_for
+"""A round's URLs: its page, the live poll, every tap while it is entered, saving it, and what
+happens to saved rounds (correction, undo, restore, sign-off).
 
-import tally
-from forms import ActionForm, SaveForm
-from scoring import GameError
-from store import games as game_store
-from store import rounds as round_store
+Each view parses its form, calls one function of the round service (`table.rounds`) and renders
+what changed. A tap never replaces the control it came from: the answer updates only the display
+regions around it (scores, the check, the player's tab), out of band, so the page stays put.
+"""
+from flask import Blueprint, abort, flash, g, make_response, render_template, request, url_for
+
+from forms import BidForm, CardTapForm, CountTapForm, DoneForm, ModeForm, SaveForm, TargetForm
+from scoring import MAX_BID, PLAYERS, SUIT_SYMBOLS, CardError, GameError, parse_card, parse_rank
 from store import seats as seat_store
-from store import write
-from store.rounds import RoundConflict
+from table import rounds as service
+from table.rounds import Gone, Refused, Stale
 
 from .lookup import load_game
-from .render import see_other
-from .round_page import has_saved, round_page
-from .viewer import unchanged_since_shown, viewer_for
+from .render import see_other, wants_fragment
+from .viewer import device_id, viewer_for
 
 bp = Blueprint("rounds", __name__, url_prefix="/c/<token>/games/<int:game_id>/rounds/<int:number>")
 
 
+@bp.url_value_preprocessor
+def load_round_context(endpoint, values):
+    """Load the crew, the game and this phone's place at it once per request."""
+    g.token = values.pop("token")
+    g.crew, g.game = load_game(g.token, values.pop("game_id"))
+    g.viewer = viewer_for(g.game)
+
+
+@bp.url_defaults
+def fill_round_ids(endpoint, values):
+    if "game" in g:
+        values.setdefault("token", g.token)
+        values.setdefault("game_id", g.game["id"])
+
+
+def _view(number, seat=None, problems=None):
+    entry = service.shown_revision(g.game, number)
+    if entry is None:
+        abort(404)
+    return service.round_view(g.game, entry, g.viewer, seat, problems)
+
+
+def _context(view, **extra):
+    entry = view.entry
+    extra.setdefault("bid_form", None)
+    if extra["bid_form"] is None:
+        extra["bid_form"] = BidForm(formdata=None)
+        if entry["bid_number"] is not None:
+            extra["bid_form"].bidder.data = str(entry["bid_seat"])
+            extra["bid_form"].number.data = entry["bid_number"]
+            extra["bid_form"].suit.data = entry["bid_suit"]
+    return {
+        "crew": g.crew, "token": g.token, "game": g.game, "view": view, "entry": entry,
+        "names": view.names, "suit_symbols": SUIT_SYMBOLS, "bid_numbers": range(1, MAX_BID + 1),
+        "round_url": url_for("rounds.round_show", number=entry["number"]),
+        # The version after this request's own change, so the poll does not fetch it again.
+        "live_version": seat_store.game_version(g.game["id"]),
+        **extra,
+    }
+
+
+def _page(view, status=200, **extra):
+    """The whole page, or the whole round region for htmx."""
+    context = _context(view, **extra)
+    if wants_fragment():
+        response = make_response(render_template("rounds/_main.html", **context), status)
+        response.headers["HX-Retarget"] = "#round-main"
+        response.headers["HX-Reswap"] = "outerHTML"
+    else:
+        response = make_response(render_template("rounds/show.html", **context), status)
+    response.vary.add("HX-Request")
+    return response
+
+
+def _regions(view, *parts, status=200, **extra):
+    """Display regions swapped out of band around the control a phone just used; the poll's
+    version goes with them, so the phone's own change is not fetched again."""
+    context = _context(view, oob=True, **extra)
+    body = "".join(render_template(f"rounds/{part}.html", **context) for part in ("_poll", *parts))
+    response = make_response(body, status)
+    response.vary.add("HX-Request")
+    return response
+
+
+def _not_open(number):
+    return _page(
+        _view(number), status=409,
+        notice=f"Round {number} is no longer open for entry: it was saved or changed on another "
+        "phone. This is what is stored now.",
+    )
+
+
+def _seat(seat):
+    if seat not in range(PLAYERS):
+        abort(404)
+    return seat
+
+
+def _tab_arg():
+    """The player tab a phone asks for (`?seat=`), else its own seat."""
+    raw = request.values.get("seat")
+    if raw is None:
+        return None
+    try:
+        return _seat(int(raw))
+    except ValueError:
+        abort(404)
+
+
+def _first_error(form):
+    for errors in form.errors.values():
+        if errors:
+            return errors[0]
+    return "That did not work: reload the page and try again."
+
+
+# --- Reading ------------------------------------------------------------------------------------
+
 @bp.get("")
-def round_show(token, game_id, number):
-    return round_page(token, game_id, number)
+def round_show(number):
+    return _page(_view(number, _tab_arg()))
 
 
 @bp.get("/live")
-def round_live(token, game_id, number):
-    """The round again, only when the game changed since the version the phone shows."""
-    load_game(token, game_id)
-    if unchanged_since_shown(game_id):
+def round_live(number):
+    """What changed since the version the phone shows: nothing (204), the display regions, or the
+    whole round when it was saved or replaced. A phone's own controls are never in the answer."""
+    seat_store.note_seen(g.game["id"], device_id())
+    try:
+        shown = int(request.args.get("v", ""))
+    except ValueError:
+        shown = None
+    if shown == seat_store.game_version(g.game["id"]):
         return make_response("", 204)
-    return round_page(token, game_id, number)
+    view = _view(number, _tab_arg())
+    if str(view.entry["id"]) != request.args.get("r") or not view.entering:
+        return _page(view)
+    parts = ["_deal", "_bid_summary", "_tabs", "_check"]
+    if view.seat in view.hidden:
+        parts.append("_hand")
+    elif _changed_elsewhere(view.entry["hands"][view.seat]):
+        parts.append("_hand_notice")
+    return _regions(view, *parts)
 
 
-@bp.post("/agree")
-def round_agree(token, game_id, number):
-    """A seated player agrees to their own score in a saved round."""
-    crew, game = load_game(token, game_id)
-    ActionForm().validate_on_submit() or abort(400)
-    viewer = viewer_for(game)
-    if viewer.seat is None:
-        return round_page(token, game_id, number, status=403, notice="Take a seat to agree to your score.")
-    with write() as db:
-        saved = [row for row in round_store.scored(game_id, db) if row["number"] == number]
-        if not saved:
-            abort(404)
-        seat_store.agree(db, saved[0]["id"], viewer.seat, viewer.device)
-        round_store.log(db, saved[0]["id"], "agreed", by=viewer.label(game["names"]))
-        round_store.touch(db, saved[0]["id"])
-    return round_page(token, game_id, number)
+def _changed_elsewhere(hand):
+    try:
+        shown = int(request.args.get("based_on", ""))
+    except ValueError:
+        return False
+    return hand["version"] > shown and hand["entered_by"] not in (None, g.viewer.device)
 
 
 @bp.get("/hands/<int:seat>")
-def hand_show(token, game_id, number, seat):
-    return round_page(token, game_id, number, seat=seat)
+def hand_show(number, seat):
+    """A player's tab: their hand's controls, with the tabs and the poll following."""
+    view = _view(number, _seat(seat))
+    if not view.entering or not wants_fragment():
+        return _page(view)
+    return _regions(view, "_tabs", "_hand")
+
+
+# --- Taps on a hand -----------------------------------------------------------------------------
+
+def _tap(number, seat, form, apply, control):
+    """One tap on a hand: the form's shape, then the service's judgement. The answer updates the
+    regions around the control; a refusal puts the control back as stored and says why next to it."""
+    seat = _seat(seat)
+    if not form.validate_on_submit():
+        return _refused(number, seat, _first_error(form), control, 422)
+    try:
+        entry, problems = apply(form)
+    except Gone:
+        return _not_open(number)
+    except Stale as stale:
+        view = _view(number, seat)
+        return _regions(view, "_tabs", "_check", "_hand", status=409, hand_notice=stale.message)
+    except Refused as refused:
+        return _refused(number, seat, refused.message, control, refused.status)
+    view = service.round_view(g.game, entry, g.viewer, seat, problems)
+    parts = ["_tabs", "_check", "_hand_result", "_message", "_bar_message"]
+    if control["kind"] == "target":
+        parts.append("_target_summary")
+        if view.hand["mode"] == "exact":
+            parts.append("_card_grid")  # the grid marks the target card as taken
+    return _regions(view, *parts, control=control, message_text="")
+
+
+def _refused(number, seat, message, control, status):
+    view = _view(number, seat)
+    if not view.entering:
+        return _not_open(number)
+    return _regions(view, "_control", "_bar_message", status=status, control=control, message_text=message)
+
+
+@bp.post("/hands/<int:seat>/cards/<code>")
+def card_update(number, seat, code):
+    """Tap on the card grid: `held` says whether the card is in this pile."""
+    try:
+        code = parse_card(code).code
+    except CardError as error:
+        return _refused(number, _seat(seat), str(error), {"kind": "none"}, 422)
+    control = {"kind": "card", "code": code, "slot": f"suit-{code[-1]}"}
+    return _tap(number, seat, CardTapForm(), lambda form: service.set_card(
+        g.game, g.viewer, number, seat, code, form.held.data, form.based_on.data), control)
+
+
+@bp.post("/hands/<int:seat>/counts/<rank>")
+def count_update(number, seat, rank):
+    """Tap on a rank's count (quick entry): `count` is how many of the rank the pile holds."""
+    try:
+        rank = parse_rank(rank)
+    except CardError as error:
+        return _refused(number, _seat(seat), str(error), {"kind": "none"}, 422)
+    control = {"kind": "rank", "rank": rank, "slot": f"rank-{rank}"}
+    return _tap(number, seat, CountTapForm(), lambda form: service.set_count(
+        g.game, g.viewer, number, seat, rank, form.count.data, form.based_on.data), control)
+
+
+@bp.post("/hands/<int:seat>/target")
+def target_update(number, seat):
+    """The target picker: saved once both its rank and its suit are picked."""
+    form = TargetForm()
+    control = {"kind": "target", "slot": "target"}
+    if form.validate_on_submit() and form.card() is None:
+        return make_response("", 204)  # a rank without a suit yet: nothing to save
+    return _tap(number, seat, form, lambda form: service.set_target(
+        g.game, g.viewer, number, seat, parse_card(form.card()).code, form.based_on.data), control)
+
+
+@bp.post("/hands/<int:seat>/mode")
+def mode_update(number, seat):
+    """Quick or exact entry for this one hand."""
+    seat = _seat(seat)
+    form = ModeForm()
+    if not form.validate_on_submit():
+        return _refused(number, seat, _first_error(form), {"kind": "none", "slot": "mode"}, 422)
+    try:
+        entry, problems = service.set_hand_mode(g.game, g.viewer, number, seat, form.mode.data)
+    except Gone:
+        return _not_open(number)
+    except Refused as refused:
+        return _refused(number, seat, refused.message, {"kind": "none", "slot": "mode"}, refused.status)
+    view = service.round_view(g.game, entry, g.viewer, seat, problems)
+    return _regions(view, "_tabs", "_check", "_hand")
+
+
+@bp.post("/hands/<int:seat>/remaining")
+def remaining_create(number, seat):
+    """Give this pile every card that nobody holds yet (exact entry)."""
+    seat = _seat(seat)
+    try:
+        entry, problems = service.give_remaining(g.game, g.viewer, number, seat)
+    except Gone:
+        return _not_open(number)
+    except Refused as refused:
+        return _refused(number, seat, refused.message, {"kind": "none", "slot": "done"}, refused.status)
+    view = service.round_view(g.game, entry, g.viewer, seat, problems)
+    return _regions(view, "_tabs", "_check", "_hand")
+
+
+@bp.post("/hands/<int:seat>/done")
+def hand_done(number, seat):
+    """Mark a hand as all in (or open it again); the fourth "all in" saves the round."""
+    seat = _seat(seat)
+    form = DoneForm()
+    form.validate_on_submit()
+    try:
+        entry = service.mark_done(g.game, g.viewer, number, seat, form.done.data != "0")
+    except GameError as error:
+        return _refused(number, seat, str(error), {"kind": "none", "slot": "done"}, 409)
+    except Gone:
+        return _not_open(number)
+    except Refused as refused:
+        return _refused(number, seat, refused.message, {"kind": "none", "slot": "done"}, refused.status)
+    view = service.round_view(g.game, entry, g.viewer, seat)
+    if not view.entering:
+        return _page(view)
+    return _regions(view, "_tabs", "_check", "_hand_result")
+
+
+# --- The round as a whole -----------------------------------------------------------------------
+
+@bp.post("/bid")
+def bid_update(number):
+    form = BidForm()
+    if form.validate_on_submit():
+        try:
+            service.set_bid(g.game, number, int(form.bidder.data), form.number.data, form.suit.data)
+        except Refused as refused:
+            form.number.errors.append(refused.message)
+        except Gone:
+            return _not_open(number)
+    view = _view(number, _tab_arg())
+    status = 422 if form.errors else 200
+    return _regions(view, "_bid", "_deal", "_check", status=status, bid_form=form if form.errors else None)
+
+
+@bp.post("/redeal")
+def redeal_create(number):
+    try:
+        entry, same_dealer = service.redeal(g.game, g.viewer, number)
+    except Gone:
+        return _not_open(number)
+    again = "same dealer" if same_dealer else "the deal moves on"
+    view = service.round_view(g.game, entry, g.viewer, _tab_arg())
+    return _regions(view, "_bid", "_deal", "_check", notice=f"Everyone passed: {again}, deal again and bid.")
 
 
 @bp.post("/save")
-def round_save(token, game_id, number):
-    crew, game = load_game(token, game_id)
+def round_save(number):
     form = SaveForm()
     if not form.validate_on_submit():
-        return round_page(token, game_id, number, status=422, notice="Reload the page and save again.")
+        return _regions(_view(number), "_check", status=422, save_message="Reload the page and save again.")
     try:
-        with write() as db:
-            entry = round_store.lock_open_number(db, game_id, number)
-            if entry["version"] != form.version.data:
-                raise RoundConflict()
-            problems = save_if_complete(db, game, entry, _by(game))
+        problems = service.save(g.game, g.viewer, number, form.version.data)
     except GameError as error:
-        # A correction that would end the game before rounds already saved after it.
-        return round_page(
-            token, game_id, number, status=409,
-            notice=f"{error}: undo the later rounds first, then save this correction.",
-        )
-    except RoundConflict:
-        return round_page(
-            token, game_id, number, status=409,
+        return _regions(_view(number), "_check", status=409,
+                        save_message=f"{error}: undo the later rounds first, then save this correction.")
+    except Gone:
+        return _page(
+            _view(number), status=409,
             notice=f"Round {number} changed on another phone before this save: nothing was "
             "overwritten. Check what is stored now, then save again if needed.",
         )
     if problems:
-        return round_page(
-            token, game_id, number, status=422,
-            notice="This round cannot be saved yet: fix the problems below.",
-        )
+        return _regions(_view(number, _tab_arg(), problems), "_check", status=422, tried_save=True,
+                        save_message="This round cannot be saved yet: fix the problems listed here.")
     flash(f"Round {number} saved.")
-    return see_other(url_for("games.game_show", token=token, game_id=game_id))
+    return see_other(url_for("games.game_show", token=g.token, game_id=g.game["id"]))
 
 
-def save_if_complete(db, game, entry, by):
-    """Save the open round if the engine finds no problem (in the caller's transaction), and
-    return the problems; GameError if the scores would end the game before later rounds."""
-    problems = tally.problems(entry, game["names"])
-    if not problems:
-        round_store.mark_saved(db, entry, tally.scores_to_save(entry), by)
-        _update_result(db, game)
-    return problems
-
-
-def _update_result(db, game):
-    """Recompute the game's verdict inside the same transaction as the change that moves it."""
-    saved = round_store.scored(game["id"], db)
-    result = tally.standing(game, saved).result
-    game_store.set_result(db, game["id"], result.over, result.winners)
-
-
-def _by(game):
-    """Who makes a change, for the round's history."""
-    return viewer_for(game).label(game["names"])
+@bp.post("/agree")
+def round_agree(number):
+    """A seated player agrees to their own score in a saved round; agreeing again changes nothing."""
+    try:
+        service.agree(g.game, g.viewer, number)
+    except Refused as refused:
+        return _page(_view(number), status=refused.status, notice=refused.message)
+    except Gone:
+        abort(404)
+    return _page(_view(number))
 
 
 @bp.post("/correct")
-def correction_create(token, game_id, number):
+def correction_create(number):
     """Open a pre-filled copy of a saved round; the saved one stays until the copy is saved."""
-    crew, game = load_game(token, game_id)
-    ActionForm().validate_on_submit() or abort(400)
-    with write() as db:
-        rows = list(
-            db.query(
-                "SELECT id, status FROM rounds WHERE game_id = ? AND number = ?"
-                " AND status IN ('scored', 'entering')",
-                [game_id, number],
-            )
-        )
-        statuses = {row["status"]: row["id"] for row in rows}
-        if "scored" not in statuses:
-            abort(404)
-        if "entering" not in statuses:
-            round_store.start_correction(db, round_store.load(statuses["scored"], db), _by(game))
-    return see_other(url_for("rounds.round_show", token=token, game_id=game_id, number=number))
+    if not service.start_correction(g.game, g.viewer, number):
+        abort(404)
+    return see_other(url_for("rounds.round_show", number=number))
 
 
 @bp.post("/discard")
-def correction_discard(token, game_id, number):
+def correction_discard(number):
     """Drop a correction in progress; the saved round is untouched."""
-    crew, game = load_game(token, game_id)
-    ActionForm().validate_on_submit() or abort(400)
-    with write() as db:
-        if has_saved(game_id, number):
-            try:
-                entry = round_store.lock_open_number(db, game_id, number)
-                round_store.set_status(db, entry["id"], "discarded", "correction discarded", _by(game))
-            except RoundConflict:
-                pass
-    return see_other(url_for("rounds.round_show", token=token, game_id=game_id, number=number))
+    service.discard_correction(g.game, g.viewer, number)
+    return see_other(url_for("rounds.round_show", number=number))
 
 
 @bp.post("/delete")
-def round_delete(token, game_id, number):
+def round_delete(number):
     """Undo the last saved round; it is kept and can be restored."""
-    crew, game = load_game(token, game_id)
-    ActionForm().validate_on_submit() or abort(400)
-    with write() as db:
-        saved = round_store.scored(game_id, db)
-        if not saved or saved[-1]["number"] != number:
-            return round_page(token, game_id, number, status=409, notice="Only the last round can be undone.")
-        round_store.set_status(db, saved[-1]["id"], "deleted", "undone", _by(game))
-        _update_result(db, game)
+    try:
+        service.undo(g.game, g.viewer, number)
+    except Refused as refused:
+        return _page(_view(number), status=409, notice=refused.message)
     flash(f"Round {number} undone. You can restore it from its page.")
-    return see_other(url_for("games.game_show", token=token, game_id=game_id))
+    return see_other(url_for("games.game_show", token=g.token, game_id=g.game["id"]))
 
 
 @bp.post("/restore")
-def round_restore(token, game_id, number):
-    crew, game = load_game(token, game_id)
-    ActionForm().validate_on_submit() or abort(400)
-    with write() as db:
-        entry = round_store.for_number(game_id, number)
-        saved = round_store.scored(game_id, db)
-        busy = list(
-            db.query(
-                "SELECT 1 FROM rounds WHERE game_id = ? AND number >= ? AND status = 'entering'",
-                [game_id, number],
-            )
-        )
-        if entry is None or entry["status"] != "deleted" or len(saved) != number - 1 or busy:
-            return round_page(
-                token, game_id, number, status=409,
-                notice="This round cannot be restored: another round has taken its place.",
-            )
-        round_store.set_status(db, entry["id"], "scored", "restored", _by(game))
-        _update_result(db, game)
+def round_restore(number):
+    """Count an undone round again."""
+    try:
+        service.bring_back(g.game, g.viewer, number)
+    except Refused as refused:
+        return _page(_view(number), status=409, notice=refused.message)
     flash(f"Round {number} restored.")
-    return see_other(url_for("games.game_show", token=token, game_id=game_id))
+    return see_other(url_for("games.game_show", token=g.token, game_id=g.game["id"]))
+

@@ -1,11 +1,10 @@
-"""Who is looking: this phone's id (kept in its session cookie), the seat it holds, what it may see."""
+"""Who is looking: this phone's id, kept in its session cookie so a seat is remembered."""
 import secrets
-from dataclasses import dataclass
 
 from flask import request, session
 
-from store import rounds as round_store
 from store import seats as seat_store
+from table import phones
 
 
 def device_id():
@@ -16,36 +15,9 @@ def device_id():
     return session["device"]
 
 
-@dataclass(frozen=True)
-class Viewer:
-    """Who is looking: this phone, the seat it holds in the game (if any), and how to name it."""
-
-    device: str
-    seat: int | None
-    claims: dict
-
-    def label(self, names):
-        return f"{names[self.seat]}'s phone" if self.seat is not None else "a phone without a seat"
-
-    def hidden_seats(self, entry):
-        """Seats whose hand another phone is entering in private: their cards stay on that phone
-        until the round is scored."""
-        # Secrecy protects play; a correction comes after the round was played and scored.
-        if entry["status"] != round_store.OPEN or entry["is_correction"]:
-            return set()
-        hidden = set()
-        for hand in entry["hands"]:
-            claim = self.claims.get(hand["seat"])
-            if claim and claim["device"] != self.device and hand["entered_by"] == claim["device"]:
-                hidden.add(hand["seat"])
-        return hidden
-
-
 def viewer_for(game):
-    device = device_id()
-    claims = seat_store.claims(game["id"])
-    seat = next((s for s, claim in claims.items() if claim["device"] == device), None)
-    return Viewer(device, seat, claims)
+    """This phone as the table sees it in `game`."""
+    return phones.viewer_for(game, device_id())
 
 
 def unchanged_since_shown(game_id):

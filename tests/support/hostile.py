@@ -38,7 +38,7 @@ PAYLOADS = XSS_PAYLOADS + [
 ]
 FORM_KEYS = ("name", "passphrase", "goal", "goal_other", "tie_rule", "min_bid", "redeal_moves_deal",
              "player_0", "player_1", "player_2", "player_3", "first_dealer", "bidder", "number", "suit",
-             "target", "add", "remove", "up", "down", "mode", "version", "next", "done", "force", "seat",
+             "target", "held", "count", "based_on", "rank", "mode", "version", "next", "done", "force", "seat",
              "csrf_token", "rematch_of", "crew_id", "game_id", "id", "text", "other", "player_id")
 QUERY_KEYS = ("v", "seat", "calls", "next", "cards", "counts", "pick", "mode", "target", "trump", "change",
               "card", "rank", "from", "to", "player", "since", "until", "ahead", "behind")
@@ -47,12 +47,12 @@ VALID_FORMS = {
     "crews.crew_create": {"name": "Fuzz crew"},
     "crews.house_rules_update": {"goal": "250", "tie_rule": "play-on", "min_bid": "1", "redeal_moves_deal": "no"},
     "games.game_create": {**{f"player_{s}": n for s, n in enumerate(ATTACKER_NAMES)}, **GAME_DEFAULTS},
-    "entry.bid_update": {"bidder": "1", "number": "2", "suit": "S"},
-    "entry.mode_update": {"mode": "exact"},
-    "entry.target_update": {"target": "7H"},
-    "entry.cards_update": {"add": "8C"},
-    "entry.counts_update": {"up": "K"},
-    "entry.hand_done": {"done": "1"},
+    "rounds.bid_update": {"bidder": "1", "number": "2", "suit": "S"},
+    "rounds.mode_update": {"mode": "exact"},
+    "rounds.target_update": {"rank": "7", "suit": "H"},
+    "rounds.card_update": {"held": "1"},
+    "rounds.count_update": {"count": "3"},
+    "rounds.hand_done": {"done": "1"},
     "rounds.round_save": {"version": "1"},
     "games.seat_take": {"force": "1"},
     "history.game_note_update": {"text": "A fine night"},
@@ -93,8 +93,7 @@ def _enter_round(client, game_url, targets, counts, save=True):
         _post_ok(client, url + f"/hands/{seat}/target", {"target": target})
     for seat, pile in enumerate(counts):
         for rank, n in pile.items():
-            for _ in range(n):
-                _post_ok(client, url + f"/hands/{seat}/counts", {"up": rank})
+            _post_ok(client, url + f"/hands/{seat}/counts/{rank}", {"count": n})
     if save:
         version = re.search(r'name="version" value="(\d+)"', client.get(url).get_data(as_text=True)).group(1)
         _post_ok(client, url + "/save", {"version": version}, expect=(303,))
@@ -248,6 +247,8 @@ def url_values(draw, world, rule, huge_ids):
         "other_id": st.sampled_from(["own", "newest", "victim", "victim"] + odd_ids),
         "number": st.sampled_from(["1", "2", "3", "4"] + odd_ids),
         "seat": st.sampled_from(["0", "1", "2", "3", "4"] + odd_ids),
+        "code": st.sampled_from(["7C", "10S", "AH", "ZZ", "10"]) | text,
+        "rank": st.sampled_from(["K", "10", "A", "1", "KS"]) | text,
         "version": st.sampled_from([HTMX_VERSION, "0", "2.0", "../" + HTMX_VERSION]) | text,
         "filename": st.sampled_from(["app.css", "app.js", "icon.svg", "../app.py", "..%2fapp.py", "nope.css"]) | text,
     }

@@ -89,8 +89,7 @@ def build_known_history(client):
             for s, (target, counts) in enumerate(hands):
                 _posted(client, url + f"/hands/{s}/target", {"target": target})
                 for rank, n in counts.items():
-                    for _ in range(n):
-                        _posted(client, url + f"/hands/{s}/counts", {"up": rank})
+                    _posted(client, url + f"/hands/{s}/counts/{rank}", {"count": n})
             version = re.search(r'name="version" value="(\d+)"', client.get(url).get_data(as_text=True)).group(1)
             _posted(client, url + "/save", {"version": version}, 303)
         if after == "abandon":

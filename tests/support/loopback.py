@@ -140,9 +140,9 @@ class Phone:
         for seat, target in enumerate(TARGETS):
             time.sleep(pause)
             _expect(self.post(url + f"/hands/{seat}/target", {"target": target}, kind="target"), 200)
-        for seat, rank in plan_taps(number):
+        for seat, rank, n in plan_taps(number):
             time.sleep(pause)
-            _expect(self.post(url + f"/hands/{seat}/counts", {"up": rank}, kind="tap"), 200)
+            _expect(self.post(url + f"/hands/{seat}/counts/{rank}", {"count": str(n)}, kind="tap"), 200)
         version = self.round_version(url)
         return number, self.post(url + "/save", {"version": str(version)}, kind="save")
 
@@ -163,15 +163,15 @@ def plan_counts(number):
 
 
 def plan_taps(number):
-    return [(seat, rank) for seat, pile in enumerate(plan_counts(number))
-            for rank, n in pile.items() for _ in range(n)]
+    """The round's taps: one per rank a pile holds, each saying how many (seat, rank, count)."""
+    return [(seat, rank, n) for seat, pile in enumerate(plan_counts(number)) for rank, n in pile.items()]
 
 
 def plan_scores(number):
     """What the engine scores round `number` at (the app must store exactly this)."""
-    import tally  # the app's own bridge to the rule engine
+    from scoring import entered_hand, score_hand
 
-    return [tally.pile_score("quick", {"target": target, "counts": counts, "won": []}).total
+    return [score_hand(entered_hand("quick", target, (), counts)).total
             for target, counts in zip(TARGETS, plan_counts(number))]
 
 

@@ -49,9 +49,8 @@ class Table:
             assert self.client.post(url + f"/hands/{s}/target", data={"target": target}).status_code == 200
         for s, pile in enumerate(counts):
             for rank, n in pile.items():
-                for _ in range(n):
-                    response = self.client.post(url + f"/hands/{s}/counts", data={"up": rank})
-                    assert response.status_code == 200, response.get_data(as_text=True)
+                response = self.client.post(url + f"/hands/{s}/counts/{rank}", data={"count": n})
+                assert response.status_code == 200, response.get_data(as_text=True)
         if save:
             response = self.client.post(url + "/save", data={"version": self.version(url)})
             assert response.status_code == 303, response.get_data(as_text=True)

@@ -3,7 +3,8 @@ its bid, trump, targets and breakdowns; its note; abandoning and resuming."""
 from flask import abort, flash, url_for
 
 import charts
-import tally
+from table.games import game_standing, house_rules
+from store.rounds import engine_hand, hand_score, round_problems
 from forms import ActionForm
 from scoring import format_points
 from store import history as history_store
@@ -19,7 +20,7 @@ from ..render import render, see_other
 def game_record_show(token, game_id):
     crew, game = load_game(token, game_id)
     rounds = history_store.recorded_rounds(game_id)
-    standing = tally.standing(game, rounds)
+    standing = game_standing(game, rounds)
     names = game["names"]
     return render(
         "history/game.html",
@@ -27,7 +28,7 @@ def game_record_show(token, game_id):
         game=game,
         seats=history_store.seated_players(game_id),
         rounds=rounds,
-        breakdowns={row["id"]: [tally.pile_score(row["mode"], hand) for hand in row["hands"]]
+        breakdowns={row["id"]: [hand_score(hand) for hand in row["hands"]]
                     for row in rounds},
         standing=standing,
         chart=charts.running_totals_chart(names, standing.running, game["goal"]),
@@ -49,7 +50,6 @@ def game_note_update(token, game_id):
 def game_abandon(token, game_id):
     """Stop a game without a winner: it stays in the history, read-only, out of the stats."""
     crew, game = load_game(token, game_id)
-    ActionForm().validate_on_submit() or abort(400)
     if history_store.abandon(game_id):
         flash("Game abandoned. It stays in the history; resume it from here at any time.")
     return see_other(url_for("history.game_record_show", token=token, game_id=game_id))
@@ -59,6 +59,5 @@ def game_abandon(token, game_id):
 def game_resume(token, game_id):
     """Put an abandoned game back in play and go to its scoreboard."""
     crew, game = load_game(token, game_id)
-    ActionForm().validate_on_submit() or abort(400)
     history_store.resume(game_id)
     return see_other(url_for("games.game_show", token=token, game_id=game_id))

@@ -4,7 +4,8 @@ from flask import url_for
 from wtforms import StringField
 from wtforms.validators import ValidationError
 
-import tally
+from table.games import game_standing, house_rules
+from store.rounds import engine_hand, hand_score, round_problems
 from scoring import (
     SUIT_NAMES, SUIT_SYMBOLS, SUITS, Bid, BidError, auction, first_bidder_seat, legal_call_error, parse_call,
 )
@@ -72,7 +73,7 @@ def _bid_url(token, calls, next_call=None, asked=False):
 @bp.get("/c/<token>/tools/bid")
 def bid_show(token):
     crew = load_crew(token)
-    rules = tally.house_rules(crew)
+    rules = house_rules(crew)
     form = BidQuestionForm.from_address()
     calls, next_call, asked = form.call_list, form.next_call, form.asked
     before = verdict = None

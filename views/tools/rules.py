@@ -2,7 +2,8 @@
 from collections import Counter
 
 
-import tally
+from table.games import game_standing, house_rules
+from store.rounds import engine_hand, hand_score, round_problems
 from scoring import (
     RANKS, SUIT_NAMES, SUIT_SYMBOLS, SUITS, HouseRules, auction, game_result, legal_call_error, parse_call, parse_card,
     rank_value, score_counts, trick_winner,
@@ -55,7 +56,7 @@ def _other_rank(rank):
 
 
 def _rules_context(crew):
-    rules = tally.house_rules(crew) if crew else HouseRules()
+    rules = house_rules(crew) if crew else HouseRules()
     values = {}
     for rank in RANKS:
         values.setdefault(rank_value(rank), []).append(rank)

@@ -5,7 +5,8 @@ from flask import abort, request, url_for
 from wtforms import StringField
 from wtforms.validators import ValidationError
 
-import tally
+from table.games import game_standing, house_rules
+from store.rounds import engine_hand, hand_score, round_problems
 from scoring import (
     DECK, RANKS, SUIT_SYMBOLS, CardError, PileError, parse_card, parse_rank, rank_name, score_round,
 )
@@ -77,6 +78,8 @@ def _recorded_round(game_id, number):
         entry = round_store.load(saved[0]["id"]) if saved else None
     if entry is None:
         abort(404)
+    # Moving a card needs every card known; with any hand entered by rank, ranks are moved.
+    entry["mode"] = "exact" if all(hand["mode"] == "exact" for hand in entry["hands"]) else "quick"
     return entry
 
 
@@ -102,7 +105,7 @@ def _apply_change(entry, form, names):
             # takes its place there.
             if hand["target"] == code:
                 hand["target"] = old
-            if entry["mode"] == "exact" and code in hand["won"]:
+            if hand["mode"] == "exact" and code in hand["won"]:
                 hand["won"][hand["won"].index(code)] = old
         hands[seat]["target"] = code
         return (f"{names[seat]}’s target had been {_card_code_label(code)} instead of "
@@ -149,7 +152,7 @@ def what_if_show(token, game_id, number):
     form = WhatIfForm.from_address()
     change = form.change.data or "move"
     form.change.data = change
-    recorded = [tally.pile_score(entry["mode"], hand) for hand in entry["hands"]]
+    recorded = [hand_score(hand) for hand in entry["hands"]]
     after, description, scores, new_problems = copy.deepcopy(entry), None, None, []
     if not form.has_errors:
         description, problem, where = _apply_change(after, form, names)
@@ -157,12 +160,12 @@ def what_if_show(token, game_id, number):
             where.errors.append(problem)
     if description and not form.has_errors:
         try:
-            scores = score_round(tally.engine_hands(after), names)
+            scores = score_round([engine_hand(hand) for hand in after["hands"]], names)
         except PileError as error:
             (form.target if change == "target" else form.to).errors.append(str(error))
         else:
-            known = {problem.message for problem in tally.problems(entry, names)}
-            new_problems = [p.message for p in tally.problems(after, names) if p.message not in known]
+            known = {problem.message for problem in round_problems(entry, names)}
+            new_problems = [p.message for p in round_problems(after, names) if p.message not in known]
     rows = []
     for seat, name in enumerate(names):
         was = entry["hands"][seat]["score"]

@@ -1,0 +1,461 @@
+"""The round service: everything a phone does to a round, and what one phone sees of it.
+
+A view parses the form, calls one function here, and renders the `RoundView` it gets back. Each
+change locks the round in one write transaction, lets the rule engine judge the state it would
+create, and writes only if the engine accepts it. Taps say the state they want ("7♣ in Ben's pile:
+yes", "Kings in Ann's pile: 3"), never a step, so a tap sent twice changes nothing the second time.
+"""
+import copy
+from dataclasses import dataclass, field
+
+from scoring import (DECK, RANKS, Bid, GameError, first_bidder_seat, legal_call_error,
+                     quick_from_exact)
+from store import rounds as round_store
+from store import games as game_store
+from store import seats as seat_store
+from store import write
+from store.rounds import RoundConflict, engine_hand, hand_score, round_problems
+
+from .games import dealer_for, game_standing, house_rules
+
+# Problems a tap may not create: the deck has each card once and four of each rank.
+REFUSED_ON_TAP = {"duplicate", "target-in-pile", "too-many-of-rank", "bad-count"}
+# Problems that only say the round is not finished yet: a neutral to-do list until a save is tried.
+STILL_TO_DO = {"missing-bid", "missing-target", "missing-cards", "wrong-total", "not-whole-tricks"}
+
+
+class Refused(Exception):
+    """A change the table may not make; `message` says why in the player's words."""
+
+    def __init__(self, message, status=409):
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+class Stale(Refused):
+    """A tap made on an old view of a hand that another phone has changed since."""
+
+
+Gone = RoundConflict  # the round is no longer open for entry: saved, or changed on another phone
+
+
+@dataclass
+class RoundView:
+    """What one phone sees of a round: the round being entered (its own hand, the others as far as
+    privacy allows, the check) or the round as saved."""
+
+    game: dict
+    entry: dict
+    viewer: object
+    seat: int = 0
+    hidden: set = field(default_factory=set)
+    secret: bool = False
+    todo: list = field(default_factory=list)
+    conflicts: list = field(default_factory=list)
+    scores: list = field(default_factory=list)
+    owners: dict = field(default_factory=dict)
+    remaining: list | None = None
+    waiting: list = field(default_factory=list)
+    agreed: set = field(default_factory=set)
+    history: list = field(default_factory=list)
+    is_last: bool = False
+    can_bring_back: bool = False
+
+    @property
+    def names(self):
+        return self.game["names"]
+
+    @property
+    def entering(self):
+        return self.entry["status"] == round_store.OPEN
+
+    @property
+    def hand(self):
+        """The hand on this phone's current tab, as far as this phone may see it."""
+        hand = self.entry["hands"][self.seat]
+        return _blank(hand) if self.seat in self.hidden else hand
+
+    @property
+    def problems(self):
+        return self.conflicts + self.todo
+
+    @property
+    def seat_problems(self):
+        return [p for p in self.conflicts if self.seat in p.seats]
+
+    @property
+    def seat_mode(self):
+        return bool(self.viewer.claims)
+
+    @property
+    def dealer(self):
+        return self.entry["dealer"]
+
+    @property
+    def first_bidder(self):
+        return first_bidder_seat(self.entry["dealer"])
+
+    @property
+    def bid(self):
+        return bid_of(self.entry)
+
+    @property
+    def rules(self):
+        return house_rules(self.game)
+
+    @property
+    def deck(self):
+        return DECK
+
+    @property
+    def ranks(self):
+        return RANKS
+
+
+def round_view(game, entry, viewer, seat=None, problems=None):
+    """What `viewer`'s phone sees of `entry`, on the tab of `seat` (default: its own seat)."""
+    if entry["status"] != round_store.OPEN:
+        return _saved_view(game, entry, viewer)
+    names = game["names"]
+    seat = _tab(seat, viewer)
+    hidden = viewer.hidden_seats(entry)
+    # While a phone is still entering in private, nothing on this page may give its cards away.
+    secret = bool(hidden) and not all(hand["done"] for hand in entry["hands"])
+    if problems is None:
+        problems = round_problems(entry, names)
+    if secret:
+        problems = [p for p in problems if p.seats and not set(p.seats) & hidden]
+    visible = [_blank(hand) if hand["seat"] in hidden else hand for hand in entry["hands"]]
+    others_done = all(hand["done"] for hand in entry["hands"] if hand["seat"] != seat)
+    targets_known = all(hand["target"] for hand in entry["hands"])
+    remaining = None
+    if visible[seat]["mode"] == "exact" and targets_known and (not hidden or others_done):
+        remaining = remaining_cards(entry)
+    return RoundView(
+        game=game, entry=entry, viewer=viewer, seat=seat, hidden=hidden, secret=secret,
+        todo=[p for p in problems if p.kind in STILL_TO_DO],
+        conflicts=[p for p in problems if p.kind not in STILL_TO_DO],
+        scores=[None if hand["seat"] in hidden else hand_score(hand) for hand in entry["hands"]],
+        owners=owners_of(visible),
+        remaining=remaining,
+        waiting=[names[hand["seat"]] for hand in entry["hands"] if not hand["done"]],
+    )
+
+
+def _saved_view(game, entry, viewer):
+    saved = round_store.scored(game["id"])
+    return RoundView(
+        game=game, entry=entry, viewer=viewer,
+        scores=[hand_score(hand) for hand in entry["hands"]],
+        agreed=seat_store.signoffs([entry["id"]]).get(entry["id"], set()),
+        history=round_store.history(game["id"], entry["number"]),
+        is_last=bool(saved) and saved[-1]["number"] == entry["number"],
+        can_bring_back=entry["status"] == "deleted" and len(saved) == entry["number"] - 1
+        and round_store.open_round(game["id"]) is None,
+    )
+
+
+def _tab(seat, viewer):
+    if seat is None:
+        seat = viewer.seat if viewer.seat is not None else 0
+    return seat
+
+
+def _blank(hand):
+    """A hand as a phone that may not see it: no target, no cards."""
+    return {**hand, "target": None, "won": [], "counts": {}}
+
+
+def bid_of(entry):
+    """The round's winning bid as the engine's value, or None before it is entered."""
+    if entry["bid_number"] is None:
+        return None
+    return Bid(entry["bid_number"], entry["bid_suit"])
+
+
+def owners_of(hands):
+    """Who holds each card entered card by card: code -> (seat, 'pile' or 'target')."""
+    owners = {}
+    for hand in hands:
+        if hand["target"]:
+            owners[hand["target"]] = (hand["seat"], "target")
+        if hand["mode"] == "exact":
+            for code in hand["won"]:
+                owners.setdefault(code, (hand["seat"], "pile"))
+    return owners
+
+
+def remaining_cards(entry):
+    """The cards no target and no exact pile holds yet, for the last pile of the round (quick
+    hands leave singles out, so the rest cannot be known while one is in quick mode)."""
+    if any(hand["mode"] != "exact" for hand in entry["hands"]):
+        return []
+    taken = set(owners_of(entry["hands"]))
+    return [card.code for card in DECK if card.code not in taken]
+
+
+# --- Reading ------------------------------------------------------------------------------------
+
+def shown_revision(game, number):
+    """The revision a page shows for a round number, or None when the game has no such round."""
+    return round_store.for_number(game["id"], number)
+
+
+# --- Taps on a hand -----------------------------------------------------------------------------
+
+def set_card(game, viewer, number, seat, code, held, based_on=None):
+    """Card `code` is in this hand's won pile (`held`) or not."""
+
+    def change(hand):
+        if hand["mode"] != "exact":
+            raise Refused(f"{game['names'][seat]}'s hand is entered by rank: switch it to exact entry first.")
+        if held and code not in hand["won"]:
+            hand["won"].append(code)
+        elif not held and code in hand["won"]:
+            hand["won"].remove(code)
+
+    return _edit_hand(game, viewer, number, seat, change, based_on)
+
+
+def set_count(game, viewer, number, seat, rank, count, based_on=None):
+    """This hand won `count` cards of `rank` (quick entry)."""
+
+    def change(hand):
+        if hand["mode"] != "quick":
+            raise Refused(f"{game['names'][seat]}'s hand is entered card by card: switch it to quick entry first.")
+        hand["counts"] = {r: n for r, n in hand["counts"].items() if r != rank}
+        if count:
+            hand["counts"][rank] = count
+
+    return _edit_hand(game, viewer, number, seat, change, based_on)
+
+
+def set_target(game, viewer, number, seat, code, based_on=None):
+    """This hand's target card is `code` (None: not chosen)."""
+
+    def change(hand):
+        hand["target"] = code
+
+    return _edit_hand(game, viewer, number, seat, change, based_on)
+
+
+def set_hand_mode(game, viewer, number, seat, mode):
+    """Enter this one hand quick (rank counts) or exact (every card); nobody else's hand changes.
+    Exact cards become their rank counts; counts cannot become cards, so they are cleared."""
+
+    def change(hand):
+        if hand["mode"] == mode:
+            return
+        if mode == "quick":
+            hand["counts"] = dict(quick_from_exact(engine_hand(hand)).counts)
+        else:
+            hand["counts"] = {}
+        hand["won"] = []
+        hand["mode"] = mode
+
+    return _edit_hand(game, viewer, number, seat, change)
+
+
+def give_remaining(game, viewer, number, seat):
+    """Give this pile every card that nobody holds yet (exact entry, once every target is known)."""
+
+    def change(hand, entry):
+        hand["won"] = hand["won"] + remaining_cards(entry)
+
+    return _edit_hand(game, viewer, number, seat, change, with_entry=True)
+
+
+def _edit_hand(game, viewer, number, seat, change, based_on=None, with_entry=False):
+    """Apply one change to a hand of the open round in one transaction, unless the engine refuses
+    it, another phone enters that hand in private, or the phone's view of the hand is stale."""
+    names = game["names"]
+    with write() as db:
+        entry = round_store.lock_open_number(db, game["id"], number)
+        hidden = viewer.hidden_seats(entry)
+        if seat in hidden:
+            raise Refused(f"{names[seat]} is entering this hand on their own phone.", 403)
+        hand = entry["hands"][seat]
+        if (based_on is not None and hand["version"] > based_on
+                and hand["entered_by"] not in (None, viewer.device)):
+            raise Stale(f"{names[seat]}’s hand was changed on another phone: this is what is stored now.")
+        after = copy.deepcopy(entry)
+        if with_entry:
+            change(after["hands"][seat], after)
+        else:
+            change(after["hands"][seat])
+        before_problems = round_problems(entry, names)
+        after_problems = round_problems(after, names)
+        refused = _refusal(entry, before_problems, after_problems, seat, hidden, names)
+        if refused:
+            raise Refused(refused)
+        new = after["hands"][seat]
+        changed = {key: new[key] for key in ("mode", "target", "won", "counts") if hand[key] != new[key]}
+        if changed:
+            round_store.set_hand(db, entry["id"], seat, entered_by=viewer.device, **changed)
+            after = round_store.lock_open(db, entry["id"])
+    return after, after_problems
+
+
+def _refusal(before, before_problems, after_problems, seat, hidden, names):
+    """The engine's reason to refuse a tap, or None.
+
+    A card already in another pile or used as a target cannot be taken twice, and no pile holds
+    five of a rank. Counts of a rank across the table are only reported, since a table fixing a
+    mistake moves counts in any order.
+    """
+    old = {problem.message for problem in before_problems}
+    for problem in after_problems:
+        if problem.message in old or problem.kind not in REFUSED_ON_TAP:
+            continue
+        if not problem.cards and problem.seats != (seat,):
+            continue
+        return _already_held(before, problem, names, hidden) or problem.message
+    return None
+
+
+def _already_held(before, problem, names, hidden):
+    """Say where a refused card already is, which reads better than the state it would create;
+    a hand entered in private on another phone is not named."""
+    for card in problem.cards:
+        for hand in before["hands"]:
+            owner = "another player's" if hand["seat"] in hidden else f"{names[hand['seat']]}'s"
+            if hand["target"] == card.code:
+                return f"{card} is already {owner} target card."
+            if card.code in hand["won"]:
+                return f"{card} is already in {owner} pile."
+    return None
+
+
+# --- The round as a whole -----------------------------------------------------------------------
+
+def set_bid(game, number, bidder, bid_number, suit):
+    """Record the winning bid; the house rules may ask for a higher lowest bid."""
+    refused = legal_call_error([], Bid(bid_number, suit), house_rules(game).min_bid)
+    if refused:
+        raise Refused(refused, 422)
+    with write() as db:
+        entry = round_store.lock_open_number(db, game["id"], number)
+        round_store.set_bid(db, entry["id"], bidder, bid_number, suit)
+        return round_store.lock_open(db, entry["id"])
+
+
+def redeal(game, viewer, number):
+    """Everyone passed: count a redeal and say who deals the new deal. Returns (round, same_dealer)."""
+    with write() as db:
+        entry = round_store.lock_open_number(db, game["id"], number)
+        earlier = sum(row["redeals"] or 0 for row in round_store.scored(game["id"], db) if row["number"] < number)
+        dealer = dealer_for(game, number, earlier + entry["redeals"] + 1)
+        round_store.record_redeal(db, entry["id"], dealer, viewer.label(game["names"]))
+        return round_store.lock_open(db, entry["id"]), dealer == entry["dealer"]
+
+
+def mark_done(game, viewer, number, seat, done):
+    """Mark a hand as all in (or open it again); when all four are in and the engine finds no
+    problem, the round is saved for the whole table. Returns the round as it is now."""
+    with write() as db:
+        entry = round_store.lock_open_number(db, game["id"], number)
+        if seat in viewer.hidden_seats(entry):
+            raise Refused(f"{game['names'][seat]} is entering this hand on their own phone.", 403)
+        round_store.mark_done(db, entry["id"], seat, done)
+        entry = round_store.lock_open(db, entry["id"])
+        if done and all(hand["done"] for hand in entry["hands"]):
+            _save_if_complete(db, game, entry, viewer.label(game["names"]))
+        return round_store.load(entry["id"], db)
+
+
+def save(game, viewer, number, version):
+    """Save the open round if it is unchanged since the phone showed it and the engine finds no
+    problem; returns the problems (empty when saved). Gone if it changed, GameError if the scores
+    would end the game before rounds already saved after it."""
+    with write() as db:
+        entry = round_store.lock_open_number(db, game["id"], number)
+        if entry["version"] != version:
+            raise Gone()
+        return _save_if_complete(db, game, entry, viewer.label(game["names"]))
+
+
+def _save_if_complete(db, game, entry, by):
+    problems = round_problems(entry, game["names"])
+    if not problems:
+        scores = [hand_score(hand) for hand in entry["hands"]]
+        round_store.mark_saved(db, entry, [s.total for s in scores], [s.target_bonus for s in scores], by)
+        _update_result(db, game)
+    return problems
+
+
+def _update_result(db, game):
+    """Recompute the game's verdict inside the same transaction as the change that moves it."""
+    result = game_standing(game, round_store.scored(game["id"], db)).result
+    game_store.set_result(db, game["id"], result.over, result.winners)
+
+
+def start_next(game, viewer):
+    """Open the next round for entry (or find the one already open); returns its number, or None
+    when the game is over."""
+    with write() as db:
+        standing = game_standing(game, round_store.scored(game["id"], db))
+        if standing.result.over:
+            return None
+        if round_store.open_number(db, game["id"], standing.next_number) is None:
+            round_store.start(db, game["id"], standing.next_number, standing.next_dealer,
+                              by=viewer.label(game["names"]))
+    return standing.next_number
+
+
+def start_correction(game, viewer, number):
+    """Open a pre-filled copy of a saved round; the saved one stays until the copy is saved.
+    False when the round has no saved revision."""
+    with write() as db:
+        statuses = round_store.revisions_by_status(db, game["id"], number)
+        if "scored" not in statuses:
+            return False
+        if "entering" not in statuses:
+            round_store.start_correction(db, round_store.load(statuses["scored"], db),
+                                         viewer.label(game["names"]))
+    return True
+
+
+def discard_correction(game, viewer, number):
+    """Drop a correction in progress; the saved round is untouched."""
+    with write() as db:
+        statuses = round_store.revisions_by_status(db, game["id"], number)
+        if "scored" in statuses and "entering" in statuses:
+            round_store.set_status(db, statuses["entering"], "discarded", "correction discarded",
+                                   viewer.label(game["names"]))
+
+
+def undo(game, viewer, number):
+    """Undo the last saved round; it is kept and can be brought back."""
+    with write() as db:
+        saved = round_store.scored(game["id"], db)
+        if not saved or saved[-1]["number"] != number:
+            raise Refused("Only the last round can be undone.")
+        round_store.set_status(db, saved[-1]["id"], "deleted", "undone", viewer.label(game["names"]))
+        _update_result(db, game)
+
+
+def bring_back(game, viewer, number):
+    """Count an undone round again, if nothing has taken its place."""
+    with write() as db:
+        entry = round_store.for_number(game["id"], number, db)
+        saved = round_store.scored(game["id"], db)
+        busy = round_store.open_from(db, game["id"], number)
+        if entry is None or entry["status"] != "deleted" or len(saved) != number - 1 or busy:
+            raise Refused("This round cannot be restored: another round has taken its place.")
+        round_store.set_status(db, entry["id"], "scored", "restored", viewer.label(game["names"]))
+        _update_result(db, game)
+
+
+def agree(game, viewer, number):
+    """A seated player agrees to their own score in a saved round (once; a repeat changes nothing)."""
+    if viewer.seat is None:
+        raise Refused("Take a seat to agree to your score.", 403)
+    with write() as db:
+        saved = [row for row in round_store.scored(game["id"], db) if row["number"] == number]
+        if not saved:
+            raise Gone()
+        if seat_store.agree(db, saved[0]["id"], viewer.seat, viewer.device):
+            round_store.log(db, saved[0]["id"], "agreed", by=viewer.label(game["names"]))
+            round_store.touch(db, saved[0]["id"])
+
