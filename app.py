@@ -14,7 +14,7 @@ from werkzeug.routing import IntegerConverter
 import assets
 import security
 import store
-from scoring import format_points
+from scoring import MAX_BID, PLAYERS, format_points
 from store.backup import backup, rolling_backup
 from views import crews, games, history, rounds, static_files, tools
 from views.render import render_block, wants_fragment
@@ -114,6 +114,9 @@ def create_app(test_config=None):
         return response
 
     app.add_template_filter(format_points, "points")
+    # The game's own sizes, for templates (never typed into them).
+    app.add_template_global(PLAYERS, "seats")
+    app.add_template_global(MAX_BID, "max_bid")
     app.add_template_global(csrf_field)
 
     @app.context_processor

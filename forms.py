@@ -6,7 +6,7 @@ from wtforms import BooleanField, HiddenField, IntegerField, PasswordField, Radi
 from wtforms.validators import InputRequired, NumberRange, Optional, ValidationError
 
 from scoring import (MAX_BID, MAX_GOAL, MODES, NAME_MAX, PLAYERS, RANKS, SUITS, HouseRules, SUIT_NAMES,
-                     SUIT_SYMBOLS, CardError, parse_card, parse_rank)
+                     SUIT_SYMBOLS, CardError, parse_card)
 
 SEATS = [SelectChoice(str(seat), f"Seat {seat + 1}") for seat in range(PLAYERS)]
 BID_RANGE = f"A bid is a number from 1 to {MAX_BID}."
@@ -103,7 +103,7 @@ class GameForm(HouseRulesForm):
     first_dealer = RadioField("Who deals first", choices=SEATS, default="0")
 
     def names(self):
-        return [getattr(self, f"player_{seat}").data for seat in range(4)]
+        return [getattr(self, f"player_{seat}").data for seat in range(PLAYERS)]
 
     def validate(self, extra_validators=None):
         ok = super().validate(extra_validators)
@@ -136,13 +136,6 @@ class BidForm(FlaskForm):
 def check_card(form, field):
     try:
         field.data = parse_card(field.data if isinstance(field.data, str) else "").code
-    except CardError as error:
-        raise ValidationError(str(error)) from None
-
-
-def check_rank(form, field):
-    try:
-        field.data = parse_rank(field.data if isinstance(field.data, str) else "")
     except CardError as error:
         raise ValidationError(str(error)) from None
 

@@ -71,7 +71,13 @@
     if (!xhr || xhr.status === 0) return;  // never reached the server: sendError said so
     var wasOffline = !online;
     online = true;
-    if (isTap(event.detail.elt)) setPending(event.detail.elt, false);
+    if (isTap(event.detail.elt)) {
+      setPending(event.detail.elt, false);
+      // A tap that went through makes older refusals on this hand stale.
+      if (xhr.status < 300) {
+        document.querySelectorAll("#hand-panel .tap-msg").forEach(function (p) { p.textContent = ""; });
+      }
+    }
     if (xhr.status >= 500) {
       say("Something went wrong on the server, so that last step may not be saved. Reload the page to see what is stored.");
     }

@@ -105,73 +105,64 @@ class Orchard:
         expect(self.page.locator("#round-main h1")).to_contain_text(f"Round {number}")
 
     def bid(self, seat, number, suit):
-        main = self.page.locator("#round-main")
-        folded = main.locator("#step-bid details")  # a saved bid folds its form away
-        if folded.count() and folded.get_attribute("open") is None:
-            folded.locator("summary").click()
-        main.get_by_role("radio", name=self.names[seat], exact=True).check()
-        self.page.select_option("#number", str(number))
-        main.get_by_role("radio", name=SUIT_LABELS[suit], exact=True).check()
-        main.locator(".bid-form button[type=submit]").click()
+        step = self.page.locator("#step-bid")
+        details = step.locator("details")
+        if details.get_attribute("open") is None:  # a saved bid folds its form away
+            step.locator("summary").tap()
+        step.get_by_role("radio", name=self.names[seat], exact=True).check()
+        step.locator(f"label:has(#number-{number})").tap()
+        step.get_by_role("radio", name=SUIT_LABELS[suit], exact=True).check()
+        step.locator("#bid-save").tap()
         expect(self.page.locator("#step-bid .trump")).to_contain_text(f"{self.names[seat]} won with")
         self.settled()
 
     def mode(self, mode):
-        label = {"quick": "Quick: ranks", "exact": "Exact: cards"}[mode]
-        self.page.get_by_role("button", name=label).click()
-        expect(self.page.get_by_role("button", name=label)).to_have_attribute("aria-pressed", "true")
+        """Quick or exact entry for the hand on the current tab."""
+        button = self.page.locator(f"#mode-{mode}")
+        if button.get_attribute("aria-pressed") != "true":
+            button.tap()
+        expect(self.page.locator(f"#mode-{mode}")).to_have_attribute("aria-pressed", "true")
         self.settled()
 
     def tab(self, seat):
         current = self.page.locator(".tabs .tab.current .tab-name")
         if current.text_content() != self.names[seat]:
-            self.page.locator(".tabs .tab").nth(seat).click()
+            self.page.locator(f"#tab-{seat}").tap()
         expect(current).to_have_text(self.names[seat])
         self.settled()
 
     def target(self, seat, code):
+        """The target picker: its rank, then its suit (two taps)."""
         self.tab(seat)
-        self.page.select_option("#target", code)
-        # The swapped-in breakdown names the player once the target is stored.
-        expect(self.page.locator(".breakdown .score-line")).to_contain_text(self.names[seat])
-        expect(self.page.locator("#target option:checked")).to_have_attribute("value", code)
+        step = self.page.locator("#target-step")
+        if step.get_attribute("open") is None:
+            step.locator("summary").tap()
+        self.page.locator(f"label:has(#t-rank-{code[:-1]})").tap()
+        self.page.locator(f"label:has(#t-suit-{code[-1]})").tap()
+        label = code[:-1] + {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}[code[-1]]
+        expect(self.page.locator("#target-summary")).to_contain_text(f"{self.names[seat]}’s target {label}")
         self.settled()
 
-    def tile_count(self, rank):
-        label = self.page.locator(f".tile-up[value='{rank}']").get_attribute("aria-label")
-        return int(re.search(r"now (\d+)", label).group(1))
-
-    def count_up(self, rank, times=1):
-        for _ in range(times):
-            now = self.tile_count(rank)
-            self.page.locator(f".tile-up[value='{rank}']").click()
-            expect(self.page.locator(f".tile-up[value='{rank}']")).to_have_attribute(
-                "aria-label", f"One more {rank} (now {now + 1})"
-            )
-            self.settled()
-
-    def count_down(self, rank):
-        now = self.tile_count(rank)
-        self.page.locator(f".tile-down[value='{rank}']").click()
-        expect(self.page.locator(f".tile-up[value='{rank}']")).to_have_attribute(
-            "aria-label", f"One more {rank} (now {now - 1})"
-        )
+    def count(self, rank, n):
+        """One tap: the pile holds `n` cards of `rank`."""
+        self.page.locator(f"label:has(#n-{rank}-{n})").tap()
+        expect(self.page.locator(f"#n-{rank}-{n}")).to_be_checked()
         self.settled()
 
     def counts(self, seat, target, counts):
-        """Quick entry for one player: target card, then every tap on the rank tiles."""
+        """Quick entry for one player: target card, then one tap per rank the pile holds."""
         self.target(seat, target)
         for rank, n in counts.items():
-            self.count_up(rank, n)
+            self.count(rank, n)
 
     def add_card(self, code):
-        self.page.locator(f".cardbtn[name=add][value='{code}']").click()
-        expect(self.page.locator(f".cardbtn[name=remove][value='{code}']")).to_be_visible()
+        self.page.locator(f"#card-{code}").tap()
+        expect(self.page.locator(f"#c-{code}")).to_be_checked()
         self.settled()
 
     def remove_card(self, code):
-        self.page.locator(f".cardbtn[name=remove][value='{code}']").click()
-        expect(self.page.locator(f".cardbtn[name=add][value='{code}']")).to_be_visible()
+        self.page.locator(f"#card-{code}").tap()
+        expect(self.page.locator(f"#c-{code}")).not_to_be_checked()
         self.settled()
 
     def cards(self, seat, target, codes):
@@ -184,12 +175,12 @@ class Orchard:
         self.tab(seat)
         self.page.get_by_role(
             "button", name=f"All the remaining cards to {self.names[seat]} ({expected_count})"
-        ).click()
+        ).tap()
         expect(self.page.get_by_role("button", name=re.compile("All the remaining cards"))).to_have_count(0)
         self.settled()
 
     def save(self, number):
-        self.page.get_by_role("button", name=f"Save round {number}").click()
+        self.page.get_by_role("button", name=f"Save round {number}").tap()
         self.page.wait_for_url(SCOREBOARD_URL)
         expect(self.page.locator(".flash")).to_have_text(f"Round {number} saved.")
 

@@ -7,8 +7,8 @@ from wtforms import DateField, PasswordField, SelectField, StringField
 from wtforms.validators import Optional, ValidationError
 
 from forms import check_name
+from scoring import NOTE_MAX
 
-NOTE_MAX = 200
 
 
 def _player_id(value):

@@ -1,0 +1,211 @@
+"""The round page at a real table: every tap is kept, nothing jumps, and what a phone is doing is
+never wiped by another phone or by the live poll. Real touch taps on a 390×844 phone."""
+import re
+import sqlite3
+from contextlib import closing
+
+import pytest
+from playwright.sync_api import expect
+
+from steps import PHONE, Orchard
+
+M = "−"
+
+
+@pytest.fixture
+def database(tmp_path):
+    return tmp_path / "orchard.db"  # the server fixture's database (see conftest)
+
+
+def stored_hands(database):
+    with closing(sqlite3.connect(database)) as conn:
+        return conn.execute(
+            "SELECT hands.seat, hands.mode, hands.target, hands.won, hands.counts FROM hands"
+            " JOIN rounds ON rounds.id = hands.round_id WHERE rounds.status = 'entering' ORDER BY seat"
+        ).fetchall()
+
+
+@pytest.fixture
+def other_phone(browser, server):
+    """A second phone: its own browser context (own cookies), the same size as the first."""
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    yield Orchard(page, server)
+    context.close()
+
+
+def open_round(orchard):
+    orchard.start_crew()
+    orchard.start_game()
+    orchard.start_round(1)
+    return orchard.page.url
+
+
+def centre(page, selector):
+    """Scroll so the control sits mid-screen, as a player's thumb finds it, and say where it is."""
+    page.locator(selector).evaluate("el => el.scrollIntoView({block: 'center'})")
+    return where(page, selector)
+
+
+def where(page, selector):
+    """The page's scroll position and the control's place on the screen."""
+    return page.locator(selector).evaluate(
+        "el => [Math.round(window.scrollY), Math.round(el.getBoundingClientRect().top)]"
+    )
+
+
+def focused_id(page):
+    return page.evaluate("document.activeElement && document.activeElement.id")
+
+
+def test_a_tap_on_a_card_a_rank_or_a_tab_leaves_the_page_where_it_was(page, orchard):
+    open_round(orchard)
+    orchard.target(0, "10S")
+
+    # A rank: one tap sets the count; the page does not move and the radio keeps focus.
+    before = centre(page, "label:has(#n-J-3)")
+    page.locator("label:has(#n-J-3)").tap()
+    expect(page.locator(".breakdown .score-line")).to_have_text("Ann 20")
+    orchard.settled()
+    assert where(page, "label:has(#n-J-3)") == before
+    assert focused_id(page) == "n-J-3"
+
+    # A card of the exact grid, low on the page.
+    orchard.mode("exact")
+    before = centre(page, "#card-9D")
+    page.locator("#card-9D").tap()
+    expect(page.locator("#c-9D")).to_be_checked()
+    expect(page.locator(".breakdown .score-line")).to_contain_text("1 cards")
+    orchard.settled()
+    assert where(page, "#card-9D") == before
+    assert focused_id(page) == "c-9D"
+
+    # A player's tab, with the page scrolled down so the tabs are stuck at the top.
+    page.evaluate("window.scrollBy(0, 400)")
+    before = where(page, "#tab-2")
+    page.locator("#tab-2").tap()
+    expect(page.locator(".tab.current .tab-name")).to_have_text("Cleo")
+    expect(page.locator("#target-summary")).to_contain_text("Cleo’s target card")
+    orchard.settled()
+    assert where(page, "#tab-2") == before
+    assert focused_id(page) == "tab-2"
+
+
+def test_ten_fast_taps_are_ten_changes_in_order(page, orchard, database):
+    open_round(orchard)
+    orchard.target(0, "AS")
+    orchard.mode("exact")
+    taps = ["2C", "3C", "4C", "5C", "6C", "7C", "8C", "2C", "9C", "3C"]  # 2♣ and 3♣ twice: back out
+    page.locator("#card-9D").evaluate("el => el.scrollIntoView({block: 'center'})")
+    started = page.evaluate("performance.now()")
+    for code in taps:
+        page.locator(f"#card-{code}").tap(no_wait_after=True)
+    elapsed = page.evaluate("performance.now()") - started
+    assert elapsed < 2000, f"the ten taps took {elapsed:.0f} ms"
+    orchard.settled()
+    held = ["4C", "5C", "6C", "7C", "8C", "9C"]
+    expect(page.locator(".card-grid input:checked")).to_have_count(len(held))
+    seat, mode, target, won, counts = stored_hands(database)[0]
+    assert (mode, target, sorted(won.split())) == ("exact", "AS", sorted(held))
+    page.reload()
+    expect(page.locator(".card-grid input:checked")).to_have_count(len(held))
+    for code in held:
+        expect(page.locator(f"#c-{code}")).to_be_checked()
+
+
+def test_a_poll_never_wipes_a_half_chosen_bid(page, orchard, other_phone):
+    url = open_round(orchard)
+    step = page.locator("#step-bid")
+    step.get_by_role("radio", name="Cleo", exact=True).check()
+    step.locator("label:has(#number-3)").tap()
+    # Another phone at the table enters Ben's target meanwhile; this phone's poll brings it.
+    other_phone.page.goto(url)
+    other_phone.target(1, "4H")
+    expect(page.locator("#tab-1 .tab-score")).to_have_text("0", timeout=8000)
+    expect(step.get_by_role("radio", name="Cleo", exact=True)).to_be_checked()
+    expect(page.locator("#number-3")).to_be_checked()
+    step.get_by_role("radio", name="♥ Hearts", exact=True).check()
+    page.locator("#bid-save").tap()
+    expect(page.locator("#step-bid .trump")).to_have_text("Trump ♥ · Cleo won with Three Hearts and leads.")
+
+
+def test_a_tap_made_offline_is_sent_once_when_the_phone_is_back(page, orchard, phone, database):
+    open_round(orchard)
+    orchard.target(0, "KS")
+    phone.set_offline(True)
+    page.locator("label:has(#n-Q-2)").tap()
+    # Shown as waiting on the control itself and in the bar that stays in view.
+    expect(page.locator("#rank-Q")).to_have_class(re.compile(r"\bpending\b"))
+    status = page.locator("#live-status")
+    expect(status).to_have_text("○ Offline: 1 tap waits to be sent")
+    expect(status).to_be_in_viewport()
+    assert stored_hands(database)[0][4] is None
+    phone.set_offline(False)
+    expect(page.locator("#rank-Q")).not_to_have_class(re.compile(r"\bpending\b"), timeout=8000)
+    expect(status).to_have_text("● Live")
+    expect(page.locator(".breakdown .score-line")).to_have_text("Ann 10")
+    assert stored_hands(database)[0][4] == '{"Q": 2}'
+    page.reload()
+    expect(page.locator("#n-Q-2")).to_be_checked()
+
+
+def test_a_refused_tap_says_why_where_the_player_is_looking(page, orchard):
+    open_round(orchard)
+    orchard.target(0, "JS")
+    orchard.count("J", 3)
+    before = centre(page, "label:has(#n-J-4)")
+    page.locator("label:has(#n-J-4)").tap()
+    message = page.locator("#msg-rank-J")
+    expect(message).to_have_text("Ann has 4 Jacks in the pile and a Jack as target; the deck has 4.")
+    expect(message).to_be_in_viewport()
+    expect(page.locator("#bar-msg")).to_be_in_viewport()
+    expect(page.locator("#n-J-3")).to_be_checked()  # the control is back as stored
+    orchard.settled()
+    assert where(page, "label:has(#n-J-4)") == before
+    assert focused_id(page) == "n-J-4"
+    # The next good tap clears the message.
+    page.locator("label:has(#n-K-2)").tap()
+    expect(message).to_be_empty()
+
+
+def test_one_phones_mode_switch_leaves_the_other_hands_as_they_were(page, orchard, other_phone, database):
+    url = open_round(orchard)
+    orchard.tab(1)
+    orchard.mode("exact")
+    for code in ["5S", "5H", "9C"]:
+        orchard.add_card(code)
+    orchard.tab(2)
+    orchard.count("K", 2)
+    other_phone.page.goto(url)
+    other_phone.tab(0)
+    other_phone.mode("exact")
+    other_phone.mode("quick")
+    hands = stored_hands(database)
+    assert [(h[1], h[3], h[4]) for h in hands[1:3]] == [("exact", "5S 5H 9C", None), ("quick", None, '{"K": 2}')]
+    orchard.tab(1)
+    for code in ["5S", "5H", "9C"]:
+        expect(page.locator(f"#c-{code}")).to_be_checked()
+    expect(page.locator("#mode-exact")).to_have_attribute("aria-pressed", "true")
+
+
+def test_finished_steps_fold_and_a_players_tiles_are_in_view(page, orchard):
+    open_round(orchard)
+    orchard.bid(1, 2, "S")
+    expect(page.locator("#bid-details")).not_to_have_attribute("open", "")
+    expect(page.locator("#bid-summary")).to_contain_text("Ben won with Two Spades")
+    page.reload()
+    orchard.target(0, "10S")
+    page.reload()  # a set target folds to its one-line summary too
+    expect(page.locator("#target-step")).not_to_have_attribute("open", "")
+    page.evaluate("window.scrollTo(0, 0)")
+    expect(page.locator("#rank-2")).to_be_in_viewport()
+    expect(page.locator("#tabs")).to_be_in_viewport()
+    # Unfinished is a neutral list, not red errors, until a save is tried.
+    expect(page.locator("#step-check .todo li").first).to_have_text("Ben has no target card yet.")
+    expect(page.locator("#step-check .problems")).to_have_count(0)
+    page.get_by_role("button", name="Save round 1").tap()
+    expect(page.locator("#step-check .problems li").first).to_have_text("Ben has no target card yet.")
+    expect(page.locator("#step-check .error")).to_have_text(
+        "This round cannot be saved yet: fix the problems listed here.")
