@@ -6,7 +6,7 @@ empty cache:
   1. the first visit to the game's scoreboard (everything: HTML, CSS, htmx, app.js, icons ...);
   2. a repeat visit to the same page (from the crew page, as a phone does): only the HTML should
      travel, every static file coming from the cache thanks to its versioned URL;
-  3. one tap on a rank tile in the round being entered: the htmx answer.
+  3. one tap on a rank's count in the round being entered: the htmx answer.
 Bytes are what chromium's network stack reports (CDP `Network.loadingFinished.encodedDataLength`:
 headers and the body as sent, gzip included). Prints every resource and checks the targets:
 first visit <= 80 KB, repeat visit = the HTML only, a tap's answer <= 4 KB. Exit status 1 if not.
@@ -167,9 +167,9 @@ def measure(chromium, base, crew_url, game_url, round_url):
         page.goto(base + round_url, wait_until="networkidle")
         network.take()
         with page.expect_request_finished(lambda r: r.method == "POST" and "/counts" in r.url):
-            page.locator(".tile-up[value='J']").click()
+            page.locator("label:has(#n-J-3)").tap()
         network.wait_finished(page)
-        tap = show("3. One tap on a rank tile (htmx POST)", network.take(), base)
+        tap = show("3. One tap on a rank's count (htmx POST)", network.take(), base)
         context.close()
         browser.close()
     return first, repeat, tap

@@ -77,7 +77,7 @@ def test_a_tap_on_a_card_a_rank_or_a_tab_leaves_the_page_where_it_was(page, orch
     before = centre(page, "#card-9D")
     page.locator("#card-9D").tap()
     expect(page.locator("#c-9D")).to_be_checked()
-    expect(page.locator(".breakdown .score-line")).to_contain_text("1 cards")
+    expect(page.locator(".breakdown .score-line")).to_contain_text("· 1 card")
     orchard.settled()
     assert where(page, "#card-9D") == before
     assert focused_id(page) == "c-9D"
