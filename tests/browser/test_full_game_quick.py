@@ -53,31 +53,35 @@ def test_full_game_in_quick_mode_to_the_winner_screen(page, orchard):
     who = page.locator(".who-deals .big")  # "Deals", "Bids first"
     expect(who).to_have_text(["Ann", "Ben"])
     # Everyone passed once: a redeal by the same dealer, the bid is still to come.
-    page.get_by_role("button", name="Everyone passed: redeal").click()
-    expect(page.locator("#round-main .notice")).to_have_text(
+    page.get_by_role("button", name="Everyone passed: redeal").tap()
+    expect(page.locator("#step-bid .notice")).to_have_text(
         "Everyone passed: same dealer, deal again and bid."
     )
     expect(page.get_by_text("Redeals this round: 1 (everyone passed).")).to_be_visible()
     expect(who).to_have_text(["Ann", "Ben"])
     orchard.bid(1, 2, "S")
     expect(page.locator("#step-bid .trump")).to_have_text("Trump ♠ · Ben won with Two Spades and leads.")
-    # Once saved, the bid form folds away behind "Change the bid or record a redeal".
-    change = page.locator("#step-bid details summary")
-    expect(change).to_have_text("Change the bid or record a redeal")
+    # Once saved, the bid form folds away behind its summary, which offers to change it.
+    change = page.locator("#bid-summary")
+    expect(change.locator(".change")).to_have_text("Change")
+    expect(page.locator("#bid-details")).not_to_have_attribute("open", "")
     expect(page.get_by_role("button", name="Change bid")).to_be_hidden()
-    change.click()
+    expect(page.get_by_role("button", name="Everyone passed: redeal")).to_be_hidden()
+    change.tap()
     expect(page.get_by_role("button", name="Change bid")).to_be_visible()
     expect(page.get_by_role("radio", name="Ben", exact=True)).to_be_checked()
-    expect(page.locator("#number")).to_have_value("2")
+    expect(page.locator("#number-2")).to_be_checked()
+    expect(page.locator("#step-bid input[name=number]:checked")).to_have_count(1)
     expect(page.get_by_role("radio", name="♠ Spades")).to_be_checked()
     expect(page.get_by_role("button", name="Quick: ranks")).to_have_attribute("aria-pressed", "true")
 
     # Ann: target 10♠, won 3 3 4 6 9 9 J J J Q A A (the rule book's first worked example;
     # the singles 4, 6, Q may be left out in quick entry) → 25.
     orchard.counts(0, "10S", {"3": 2, "9": 2, "J": 4, "A": 2})
-    # One Jack too many: "−" takes it back.
-    orchard.count_down("J")
-    expect(page.locator(".tile-up[value='J'] .count")).to_have_text("×3")
+    # One Jack too many: a tap on 3 takes it back.
+    orchard.count("J", 3)
+    expect(page.locator("#rank-J input:checked")).to_have_count(1)
+    expect(page.locator("#n-J-3")).to_be_checked()
     expect(page.locator(".breakdown .score-line")).to_have_text("Ann 25")
     expect(page.locator(".breakdown li")).to_have_text([
         f"Pair of 3s: {M}15",
@@ -86,7 +90,7 @@ def test_full_game_in_quick_mode_to_the_winner_screen(page, orchard):
         "Pair of Aces: +15",
         "Singles score nothing: 10",
     ])
-    expect(page.locator(".tabs .tab").nth(0).locator(".tab-score")).to_have_text("25")
+    expect(page.locator("#tab-0 .tab-score")).to_have_text("25")
 
     # Ben: target 4♥, won 4 4 10 10 (the second worked example) → 40 + 10 = 50.
     orchard.counts(1, "4H", {"4": 2, "10": 2})
