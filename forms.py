@@ -2,7 +2,7 @@
 import unicodedata
 
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, HiddenField, IntegerField, PasswordField, RadioField, SelectChoice, StringField
+from wtforms import BooleanField, IntegerField, PasswordField, RadioField, SelectChoice, StringField
 from wtforms.validators import InputRequired, NumberRange, Optional, ValidationError
 
 from scoring import (MAX_BID, MAX_GOAL, MODES, NAME_MAX, PLAYERS, RANKS, SUITS, HouseRules, SUIT_NAMES,
@@ -189,9 +189,3 @@ class SaveForm(FlaskForm):
 
 class DoneForm(FlaskForm):
     done = RadioField(choices=[SelectChoice("1"), SelectChoice("0")], default="1", validators=[Optional()])
-
-
-class ActionForm(FlaskForm):
-    """A button that changes something and sends nothing but its CSRF token."""
-
-    next = HiddenField()

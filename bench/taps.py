@@ -8,7 +8,6 @@ round needed typing.
 
     .venv/bin/python bench/taps.py
 """
-import re
 import statistics
 import sys
 import tempfile

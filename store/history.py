@@ -7,7 +7,6 @@ that opened it, which never changes as later games are added. The list reads the
 only, as far back as the page needs, so it costs the same however long the history is.
 """
 import datetime
-import json
 from dataclasses import dataclass
 
 from . import get_db, now, write

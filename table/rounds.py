@@ -8,8 +8,7 @@ yes", "Kings in Ann's pile: 3"), never a step, so a tap sent twice changes nothi
 import copy
 from dataclasses import dataclass, field
 
-from scoring import (DECK, RANKS, Bid, GameError, first_bidder_seat, legal_call_error,
-                     quick_from_exact)
+from scoring import DECK, RANKS, Bid, first_bidder_seat, legal_call_error, quick_from_exact
 from store import rounds as round_store
 from store import games as game_store
 from store import seats as seat_store

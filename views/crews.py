@@ -2,11 +2,10 @@
 import segno
 import hmac
 
-from flask import Blueprint, abort, current_app, flash, session, url_for
+from flask import Blueprint, current_app, flash, session, url_for
 
-from table.games import game_standing, house_rules
-from store.rounds import engine_hand, hand_score, round_problems
-from forms import ActionForm, CrewForm, HouseRulesForm
+from table.games import house_rules
+from forms import CrewForm, HouseRulesForm
 from store import crews as crew_store
 from store import games as game_store
 

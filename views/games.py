@@ -1,7 +1,7 @@
 """New games, the scoreboard (live on every phone), seats, starting the next round, and the rematch."""
 from flask import Blueprint, abort, flash, make_response, request, url_for
 
-from forms import ActionForm, GameForm
+from forms import GameForm
 from store import crews as crew_store
 from store import games as game_store
 from store import rounds as round_store
@@ -35,7 +35,6 @@ def scoreboard_page(token, game_id, status=200, notice=None, reassign=None):
         rules=house_rules(game),
         open_round=round_store.open_round(game_id),
         undone=round_store.undone_after(game_id, len(saved)),
-        action_form=ActionForm(),
         viewer=viewer,
         all_agreed={row["id"] for row in saved if len(agreed.get(row["id"], ())) == 4},
         notice=notice,

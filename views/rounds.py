@@ -295,7 +295,9 @@ def bid_update(number):
             return _not_open(number)
     view = _view(number, _tab_arg())
     status = 422 if form.errors else 200
-    return _regions(view, "_bid", "_deal", "_check", status=status, bid_form=form if form.errors else None)
+    # A saved bid folds to one line, which takes the focus from the button it hides.
+    return _regions(view, "_bid", "_deal", "_check", status=status, bid_form=form if form.errors else None,
+                    bid_saved=not form.errors)
 
 
 @bp.post("/redeal")

@@ -1,11 +1,10 @@
 """One game as recorded: standings, the running-totals chart, every saved round read-only with
 its bid, trump, targets and breakdowns; its note; abandoning and resuming."""
-from flask import abort, flash, url_for
+from flask import flash, url_for
 
 import charts
-from table.games import game_standing, house_rules
-from store.rounds import engine_hand, hand_score, round_problems
-from forms import ActionForm
+from store.rounds import hand_score
+from table.games import game_standing
 from scoring import format_points
 from store import history as history_store
 

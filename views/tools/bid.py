@@ -4,8 +4,7 @@ from flask import url_for
 from wtforms import StringField
 from wtforms.validators import ValidationError
 
-from table.games import game_standing, house_rules
-from store.rounds import engine_hand, hand_score, round_problems
+from table.games import house_rules
 from scoring import (
     SUIT_NAMES, SUIT_SYMBOLS, SUITS, Bid, BidError, auction, first_bidder_seat, legal_call_error, parse_call,
 )

@@ -2,8 +2,7 @@
 from collections import Counter
 
 
-from table.games import game_standing, house_rules
-from store.rounds import engine_hand, hand_score, round_problems
+from table.games import house_rules
 from scoring import (
     RANKS, SUIT_NAMES, SUIT_SYMBOLS, SUITS, HouseRules, auction, game_result, legal_call_error, parse_call, parse_card,
     rank_value, score_counts, trick_winner,

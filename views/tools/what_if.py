@@ -5,7 +5,6 @@ from flask import abort, request, url_for
 from wtforms import StringField
 from wtforms.validators import ValidationError
 
-from table.games import game_standing, house_rules
 from store.rounds import engine_hand, hand_score, round_problems
 from scoring import (
     DECK, RANKS, SUIT_SYMBOLS, CardError, PileError, parse_card, parse_rank, rank_name, score_round,
