@@ -74,24 +74,47 @@ def test_a_whole_game_and_every_page_keep_to_the_policy(page, orchard, server):
     page.wait_for_url(SCOREBOARD_URL)
     scoreboard = page.url
 
-    # --- Round 1: a redeal, exact entry tried (card grid), then quick entry ---------------------
+    # --- Round 1: every control of the round page -----------------------------------------------
+    # A redeal, a bid and the bid changed (its form folds away once saved).
     orchard.start_round(1)
-    page.get_by_role("button", name="Everyone passed: redeal").click()
-    expect(page.locator("#round-main .notice")).to_contain_text("Everyone passed")
+    page.get_by_role("button", name="Everyone passed: redeal").tap()
+    expect(page.locator("#step-bid .notice")).to_contain_text("Everyone passed")
     orchard.settled()
+    orchard.bid(0, 1, "C")
     orchard.bid(1, 2, "S")
+    # Exact entry on Ann's hand: the target picker and the card grid.
     orchard.mode("exact")
     orchard.target(0, "10S")
     orchard.add_card("3C")
     orchard.add_card("JD")
     orchard.remove_card("JD")
+    # A refused tap: Ben's target cannot be a card in Ann's pile; the message shows next to the
+    # picker and in the bottom bar.
+    orchard.tab(1)
+    orchard.mode("exact")
+    page.locator("label:has(#t-rank-3)").tap()
+    page.locator("label:has(#t-suit-C)").tap()
+    expect(page.locator("#msg-target")).to_contain_text("already in Ann's pile")
+    expect(page.locator("#bar-msg")).to_contain_text("already in Ann's pile")
+    orchard.settled()
     orchard.mode("quick")
-    orchard.counts(0, "10S", {"3": 1, "9": 2, "J": 3, "A": 2})
-    orchard.count_down("A")
-    orchard.count_up("A")
+    # Quick entry: Ann's cards become rank counts, then one tap per rank, a count changed.
+    orchard.tab(0)
+    orchard.mode("quick")
+    orchard.counts(0, "10S", {"3": 1, "9": 2, "J": 3, "A": 1})
+    orchard.count("A", 2)
     orchard.counts(1, "4H", {"4": 2, "10": 2})
-    orchard.counts(2, "KD", {"K": 1, "7": 3})
+    # A hand with counts switched to exact (a confirm), then back to quick.
+    orchard.counts(2, "KD", {"K": 1})
+    orchard.mode("exact")
+    orchard.mode("quick")
+    expect(page.locator("#n-K-0")).to_be_checked()
+    orchard.counts(2, "KD", {"K": 1, "7": 3, "8": 2})
+    orchard.count("8", 0)
     orchard.counts(3, "2S", {"2": 1, "5": 2, "Q": 2})
+    # A target changed through its folded summary.
+    orchard.target(3, "2H")
+    orchard.target(3, "2S")
     orchard.save(1)
 
     # --- A live update: another tab starts round 2; this scoreboard's poll swaps it in ----------
@@ -118,10 +141,10 @@ def test_a_whole_game_and_every_page_keep_to_the_policy(page, orchard, server):
     # --- A saved round, a correction dropped, the what-if tool ---------------------------------
     orchard.round_rows().nth(0).locator("td a").nth(0).click()
     page.wait_for_url(re.compile(r"/rounds/1#hand-0$"))
-    page.get_by_role("button", name="Correct this round").click()
+    page.get_by_role("button", name="Correct this round").tap()
     expect(page.locator("#round-main h1")).to_have_text("Round 1 correcting")
     orchard.settled()
-    page.get_by_role("button", name="Cancel correction").click()
+    page.get_by_role("button", name="Cancel correction").tap()
     expect(page.locator("#round-main h1")).to_have_text("Round 1")
     orchard.settled()
     visit(scoreboard + "/rounds/1/what-if?rank=J&from=0&to=1")
