@@ -31,9 +31,13 @@ def assert_fits_phone(page):
 
 
 def small_tap_targets(page):
-    """Visible buttons, links and choices smaller than 44 px in either direction."""
+    """Visible buttons, links and choices smaller than 44 px in either direction.
+
+    A checkbox or radio is tapped through its label (the card grid, the count and target pickers):
+    the label is what the thumb hits, so the label is measured."""
     return page.evaluate(
-        """() => [...document.querySelectorAll('button, a, .choice span, select, input:not([type=hidden]):not([type=radio])')]
+        """() => [...new Set([...document.querySelectorAll('button, a, .choice span, select, input:not([type=hidden])')]
+            .map(el => el.matches('input[type=checkbox], input[type=radio]') ? el.closest('label') || el : el))]
             .filter(el => el.offsetParent !== null)
             .map(el => [el, el.getBoundingClientRect()])
             .filter(([el, r]) => r.width > 0 && (r.width < 44 || r.height < 44))

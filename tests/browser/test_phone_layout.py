@@ -45,6 +45,7 @@ def test_main_pages_fit_a_phone_with_big_enough_tap_targets(page, orchard):
     orchard.bid(0, 1, "S")
     orchard.counts(0, "10S", {"J": 2, "A": 1})
     check_page(page, "round-quick", found)
+    orchard.tab(1)
     orchard.mode("exact")
     orchard.cards(1, "4H", ["4C", "4D", "10C", "10D"])
     check_page(page, "round-exact", found)
