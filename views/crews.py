@@ -76,7 +76,7 @@ def house_rules_update(token):
 def _crew_page(crew, rules_form, status=200, block=None):
     token = crew["token"]
     link = share_link(url_for("crews.crew_show", token=token))
-    qr = segno.make(link.url, error="m").svg_inline(scale=4, dark="#000", light="#fff")
+    qr = segno.make(link.url, error="m").svg_inline(scale=4, dark="#000", light="#fff", omitsize=True)
     return render(
         "crews/show.html",
         block,
