@@ -33,6 +33,17 @@ def _secret_key(instance_dir):
     return path.read_text().strip()
 
 
+class GuessLimitError(ValueError):
+    """ORCHARD_GUESS_LIMIT is not a whole number of tries a minute."""
+
+
+def _guess_limit(value):
+    """ORCHARD_GUESS_LIMIT, a whole number of not-found answers a minute, as a limit string."""
+    if not value.strip().isdigit() or int(value) < 1:
+        raise GuessLimitError(f"ORCHARD_GUESS_LIMIT must be a whole number of tries a minute, such as 30, not {value!r}")
+    return f"{int(value)} per minute"
+
+
 class BoundedInt(IntegerConverter):
     """Flask's int converter, limited to what SQLite can store."""
 
@@ -67,6 +78,9 @@ def create_app(test_config=None):
         # The address `python app.py` printed at start, for share links opened as localhost.
         LAN_URL=None,
     )
+    if os.environ.get("ORCHARD_GUESS_LIMIT"):
+        # Unset, security.py keeps its default.
+        app.config["GUESS_LIMIT"] = _guess_limit(os.environ["ORCHARD_GUESS_LIMIT"])
     if test_config:
         app.config.update(test_config)
     Path(app.config["DATABASE"]).parent.mkdir(parents=True, exist_ok=True)
@@ -134,7 +148,7 @@ if __name__ == "__main__":
     port = int(os.environ.get("PORT", "5000"))
     try:
         application = create_app()
-    except PublicUrlError as error:
+    except (PublicUrlError, GuessLimitError) as error:
         raise SystemExit(str(error))
     address = server_address(host, port)
     if not address.this_device_only:
