@@ -113,7 +113,7 @@ def round_start(token, game_id):
         saved = round_store.scored(game_id, db)
         standing = tally.standing(game, saved)
         if standing.result.over:
-            flash("The game is over: start a rematch for another game.")
+            flash("The game is over: start a rematch for another game.", "warning")
             return see_other(url_for("games.game_show", token=token, game_id=game_id))
         open_rows = list(
             db.query(

@@ -18,7 +18,8 @@ class _Finder(HTMLParser):
         attrs = dict(attrs)
         if self.wanted.startswith("#"):
             return attrs.get("id") == self.wanted[1:]
-        return self.wanted.lstrip(".") in (attrs.get("class") or "").split()
+        wanted = set(self.wanted.strip(".").split("."))
+        return wanted <= set((attrs.get("class") or "").split())
 
     def handle_starttag(self, tag, attrs):
         if self.depth:
@@ -54,7 +55,7 @@ def _find(html, wanted):
 
 
 def element_text(html, wanted):
-    """The text of the first element with id "#x" or class ".x", or None when there is none."""
+    """The text of the first element with id "#x" or classes ".x.y", or None when there is none."""
     finder = _find(html, wanted)
     return " ".join("".join(finder.text).split()) if finder.found else None
 
