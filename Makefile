@@ -3,15 +3,21 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
+INSTALLED_TEST := $(VENV)/.installed-test
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: run test chromium clean
 
+# `make run` installs only what the app needs; `make test` adds the test stack on top.
 $(INSTALLED): requirements.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -r requirements.txt
 	touch $(INSTALLED)
+
+$(INSTALLED_TEST): $(INSTALLED) requirements-test.txt
+	$(BIN)/python -m pip install --quiet -r requirements-test.txt
+	touch $(INSTALLED_TEST)
 
 # The browser tests drive Debian's chromium: Playwright's own download cannot work here.
 chromium:
@@ -22,7 +28,7 @@ chromium:
 run: $(INSTALLED)
 	$(BIN)/python app.py
 
-test: $(INSTALLED) chromium
+test: $(INSTALLED_TEST) chromium
 	$(BIN)/python -m pytest
 
 clean:

@@ -1,7 +1,6 @@
 """Orchard: the score keeper for Apples. `create_app()` builds the Flask app; `python app.py` serves it."""
 import os
 import secrets
-import socket
 from datetime import date, timedelta
 from pathlib import Path
 
@@ -14,6 +13,7 @@ from werkzeug.routing import IntegerConverter
 import assets
 import security
 import store
+from share_links import PublicUrlError, public_url_setting, server_address, startup_message
 from scoring import MAX_BID, PLAYERS, format_points
 from store.backup import backup, rolling_backup
 from views import crews, games, history, rounds, static_files, tools
@@ -31,6 +31,17 @@ def _secret_key(instance_dir):
         path.write_text(secrets.token_hex(32))
         path.chmod(0o600)
     return path.read_text().strip()
+
+
+class GuessLimitError(ValueError):
+    """ORCHARD_GUESS_LIMIT is not a whole number of tries a minute."""
+
+
+def _guess_limit(value):
+    """ORCHARD_GUESS_LIMIT, a whole number of not-found answers a minute, as a limit string."""
+    if not value.strip().isdigit() or int(value) < 1:
+        raise GuessLimitError(f"ORCHARD_GUESS_LIMIT must be a whole number of tries a minute, such as 30, not {value!r}")
+    return f"{int(value)} per minute"
 
 
 class BoundedInt(IntegerConverter):
@@ -62,7 +73,14 @@ def create_app(test_config=None):
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_SECURE=os.environ.get("ORCHARD_SECURE_COOKIES") == "1",
         PASSPHRASE=os.environ.get("ORCHARD_PASSPHRASE") or None,
+        # Share links and QR codes point here when set (e.g. https://orchard.example.org).
+        PUBLIC_URL=public_url_setting(os.environ.get("ORCHARD_PUBLIC_URL")),
+        # The address `python app.py` printed at start, for share links opened as localhost.
+        LAN_URL=None,
     )
+    if os.environ.get("ORCHARD_GUESS_LIMIT"):
+        # Unset, security.py keeps its default.
+        app.config["GUESS_LIMIT"] = _guess_limit(os.environ["ORCHARD_GUESS_LIMIT"])
     if test_config:
         app.config.update(test_config)
     Path(app.config["DATABASE"]).parent.mkdir(parents=True, exist_ok=True)
@@ -126,21 +144,18 @@ def create_app(test_config=None):
     return app
 
 
-def _lan_address():
-    """The address other phones on the local network should open."""
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-            probe.connect(("192.0.2.1", 9))  # no packet is sent: this only picks the route
-            return probe.getsockname()[0]
-    except OSError:
-        return "127.0.0.1"
-
-
 if __name__ == "__main__":
     from waitress import serve
 
+    host = os.environ.get("HOST", "0.0.0.0")
     port = int(os.environ.get("PORT", "5000"))
-    application = create_app()
+    try:
+        application = create_app()
+    except (PublicUrlError, GuessLimitError) as error:
+        raise SystemExit(str(error))
+    address = server_address(host, port)
+    if not address.this_device_only:
+        application.config["LAN_URL"] = address.url
     rolling_backup(application.config["DATABASE"])
-    print(f"Orchard is up. Open http://{_lan_address()}:{port}/ on the phones at the table.")
-    serve(application, host=os.environ.get("HOST", "0.0.0.0"), port=port, threads=8)
+    print(startup_message(address, application.config["PUBLIC_URL"]), flush=True)
+    serve(application, host=host, port=port, threads=8)

@@ -5,6 +5,7 @@ import hmac
 from flask import Blueprint, current_app, flash, session, url_for
 
 from table.games import house_rules
+from share_links import share_link
 from forms import CrewForm, HouseRulesForm
 from store import crews as crew_store
 from store import games as game_store
@@ -73,8 +74,8 @@ def house_rules_update(token):
 
 def _crew_page(crew, rules_form, status=200, block=None):
     token = crew["token"]
-    link = url_for("crews.crew_show", token=token, _external=True)
-    qr = segno.make(link, error="m").svg_inline(scale=4, dark="#000", light="#fff")
+    link = share_link(url_for("crews.crew_show", token=token))
+    qr = segno.make(link.url, error="m").svg_inline(scale=4, dark="#000", light="#fff", omitsize=True)
     return render(
         "crews/show.html",
         block,

@@ -109,7 +109,7 @@ def round_start(token, game_id):
     crew, game = load_game(token, game_id)
     number = round_service.start_next(game, viewer_for(game))
     if number is None:
-        flash("The game is over: start a rematch for another game.")
+        flash("The game is over: start a rematch for another game.", "warning")
         return see_other(url_for("games.game_show", token=token, game_id=game_id))
     return see_other(url_for("rounds.round_show", token=token, game_id=game_id, number=number))
 

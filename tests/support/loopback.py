@@ -194,6 +194,7 @@ class ServerProcess:
         env = {**os.environ, "PORT": str(self.port), "HOST": "127.0.0.1",
                "ORCHARD_DATABASE": str(self.database), "PYTHONUNBUFFERED": "1"}
         env.pop("ORCHARD_PASSPHRASE", None)
+        env.pop("ORCHARD_PUBLIC_URL", None)
         self.process = subprocess.Popen(
             [sys.executable, str(REPO / "app.py")], cwd=REPO, env=env,
             stdout=self.log or subprocess.DEVNULL, stderr=subprocess.STDOUT,

@@ -52,11 +52,11 @@ def percent(rate):
 
 @bp.app_template_filter("average")
 def average(value):
-    """An average to one decimal, with a real minus sign."""
+    """An average to one decimal, without a needless ".0", with a real minus sign: 45, 24.5, −7.3."""
     if value is None:
         return "—"
-    text = f"{value:.1f}"
-    return text.replace("-", "−")
+    text = f"{value:.1f}".removesuffix(".0")
+    return "0" if text == "-0" else text.replace("-", "−")
 
 
 @bp.app_template_filter("place")

@@ -1,0 +1,31 @@
+"""History shows times in the phone's own time zone, not the server's."""
+import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from steps import PHONE, Orchard
+
+PHONE_ZONE = "Pacific/Auckland"  # 12 or 13 hours from the UTC the stamps are stored in
+
+
+@pytest.fixture
+def far_away_page(browser, server):
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
+                                  timezone_id=PHONE_ZONE, locale="en-GB")
+    context.set_default_timeout(10_000)
+    yield context.new_page()
+    context.close()
+
+
+def test_a_game_start_time_in_history_is_the_phones_local_time(far_away_page, server):
+    page = far_away_page
+    orchard = Orchard(page, server)
+    orchard.start_crew("Far crew")
+    crew_url = page.url
+    orchard.start_game()
+    page.goto(crew_url + "history")
+    shown = page.locator("time[data-local=clock]").first
+    stamp = datetime.datetime.fromisoformat(shown.get_attribute("datetime"))
+    assert shown.inner_text() == f"{stamp.astimezone(ZoneInfo(PHONE_ZONE)):%H:%M}"
+    assert shown.inner_text() != f"{stamp.astimezone(datetime.timezone.utc):%H:%M}"

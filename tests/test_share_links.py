@@ -1,0 +1,102 @@
+"""The crew's share link and QR code point where the other phones can reach: the public URL when
+one is set, the LAN address the server printed, and a warning when only this device could open it."""
+import segno
+import pytest
+
+from app import create_app
+from share_links import PublicUrlError, public_url_setting, server_address, startup_message
+from support.html_text import element_markup, element_text
+from support.loopback import Phone, ServerProcess
+from support.table import Table
+
+TOKEN_PATH = "/c/"
+
+
+def crew_app(tmp_path, **config):
+    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "orchard.db"),
+                       "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False, **config})
+
+
+def open_crew(app, base_url):
+    """Start a crew and open its page as a browser that reached the server at `base_url`."""
+    client = app.test_client()
+    crew_path = Table(client).start_crew()
+    crew_path = crew_path[crew_path.index(TOKEN_PATH):]
+    return crew_path, client.get(crew_path, base_url=base_url).get_data(as_text=True)
+
+
+def qr_of(link):
+    """The QR code the crew page draws for `link`."""
+    return segno.make(link, error="m").svg_inline(scale=4, dark="#000", light="#fff", omitsize=True)
+
+
+def test_opened_through_127_0_0_1_with_a_public_url_the_qr_and_link_are_the_public_ones(tmp_path):
+    app = crew_app(tmp_path, PUBLIC_URL=public_url_setting("https://orchard.example.org/"))
+    crew_path, page = open_crew(app, "http://127.0.0.1:5000/")
+    link = "https://orchard.example.org" + crew_path
+    assert element_text(page, ".crew-url") == link
+    assert element_markup(page, ".qr") == qr_of(link)
+    assert element_text(page, "#link-warning") is None
+
+
+@pytest.mark.parametrize("base_url", ["http://127.0.0.1:5000/", "http://localhost:5000/", "http://[::1]:5000/"])
+def test_opened_through_loopback_without_a_public_url_the_page_warns(tmp_path, base_url):
+    crew_path, page = open_crew(crew_app(tmp_path), base_url)
+    assert element_text(page, "#link-warning").startswith("This link only works on this device.")
+    assert element_text(page, ".crew-url") == base_url.rstrip("/") + crew_path
+
+
+def test_opened_through_loopback_the_link_uses_the_address_the_server_printed(tmp_path):
+    crew_path, page = open_crew(crew_app(tmp_path, LAN_URL="http://192.168.1.20:5000"), "http://127.0.0.1:5000/")
+    link = "http://192.168.1.20:5000" + crew_path
+    assert element_text(page, ".crew-url") == link
+    assert element_markup(page, ".qr") == qr_of(link)
+    assert element_text(page, "#link-warning") is None
+
+
+def test_opened_through_a_lan_address_the_link_is_that_address(tmp_path):
+    crew_path, page = open_crew(crew_app(tmp_path), "http://192.168.1.20:5000/")
+    assert element_text(page, ".crew-url") == "http://192.168.1.20:5000" + crew_path
+    assert element_text(page, "#link-warning") is None
+
+
+@pytest.mark.parametrize("value", ["orchard.example.org", "ftp://orchard.example.org", "https://", "https://x.org/?a=1"])
+def test_a_public_url_that_is_not_an_address_stops_the_start_with_a_clear_message(value):
+    with pytest.raises(PublicUrlError, match="ORCHARD_PUBLIC_URL must be an address such as"):
+        public_url_setting(value)
+
+
+@pytest.mark.parametrize("host, printed, this_device_only", [
+    ("0.0.0.0", "http://192.168.1.20:5000", False),
+    ("", "http://192.168.1.20:5000", False),
+    ("127.0.0.1", "http://127.0.0.1:5000", True),
+    ("::1", "http://[::1]:5000", True),
+    ("10.0.0.7", "http://10.0.0.7:5000", False),
+])
+def test_the_server_prints_the_address_it_can_be_reached_at(host, printed, this_device_only):
+    address = server_address(host, 5000, lan=lambda: "192.168.1.20")
+    assert (address.url, address.this_device_only) == (printed, this_device_only)
+
+
+def test_listening_on_all_interfaces_without_a_network_the_address_is_this_device_only():
+    assert server_address("0.0.0.0", 5000, lan=lambda: "127.0.0.1").this_device_only
+
+
+def test_startup_message_says_a_loopback_address_works_only_on_this_device():
+    message = startup_message(server_address("127.0.0.1", 5000))
+    assert message.startswith("Orchard is up at http://127.0.0.1:5000/ but only this device can open it")
+
+
+def test_python_app_py_on_127_0_0_1_prints_that_and_the_crew_page_warns(tmp_path):
+    log_path = tmp_path / "server.log"
+    with open(log_path, "w") as log:
+        server = ServerProcess(tmp_path / "orchard.db", log=log).start()
+        try:
+            phone = Phone(server.base)
+            crew_path = phone.start_crew()
+            page = phone.get(crew_path).body
+        finally:
+            server.stop()
+    first_line = log_path.read_text().splitlines()[0]
+    assert first_line.startswith(f"Orchard is up at {server.base}/ but only this device can open it")
+    assert element_text(page, "#link-warning").startswith("This link only works on this device.")
