@@ -224,6 +224,10 @@ def test_exact_round_with_a_real_deal_scores_every_pile(app, client, table):
     breakdown = text(client.get(url))
     assert "Three Jacks: 2 × 10 = +20" in breakdown
     assert "Singles score nothing: 4, 6, 10, Q" in breakdown
+    # Won cards as a player sorts them, 2 … 10, J, Q, K, A, not as text ("10♣ … A♠ … J♠").
+    ben = breakdown.split('id="hand-1"')[1].split('class="won"')[1].split("</p>")[0]
+    assert re.findall(r'<span class="card suit-.">([^<]+)</span>', ben) == [
+        "10♦", "10♥", "10♣", "J♠", "Q♦", "Q♣", "K♦", "K♥", "K♣", "K♠", "A♣", "A♠"]
 
 
 def test_exact_mode_refuses_a_card_already_in_another_pile(client, table):

@@ -195,6 +195,7 @@ def test_finished_steps_fold_and_a_players_tiles_are_in_view(page, orchard):
     orchard.bid(1, 2, "S")
     expect(page.locator("#bid-details")).not_to_have_attribute("open", "")
     expect(page.locator("#bid-summary")).to_contain_text("Ben won with Two Spades")
+    assert focused_id(page) == "bid-summary"  # the folded step keeps the focus, not <body>
     page.reload()
     orchard.target(0, "10S")
     page.reload()  # a set target folds to its one-line summary too
