@@ -51,7 +51,7 @@ def test_four_phones_play_a_round_in_seat_mode(four_phones, server):
 
     for seat, phone in enumerate(phones[:3]):
         phone.counts(seat, TARGETS[seat], PILES[seat])
-        phone.page.get_by_role("button", name=f"{NAMES[seat]}’s hand is all in").click()
+        phone.page.get_by_role("button", name=f"{NAMES[seat]}’s hand is all in").tap()
         expect(phone.page.locator(".hand-panel .ok")).to_contain_text("all in ✓")
         phone.settled()
 
@@ -59,16 +59,25 @@ def test_four_phones_play_a_round_in_seat_mode(four_phones, server):
     dan = phones[3]
     expect(ann.page.locator(".waiting")).to_have_text("Waiting for Dan.", timeout=8_000)
     dan.page.reload()
+    expect(dan.page.locator(".tabs .tab-score")).to_have_text(["secret ✓", "secret ✓", "secret ✓", "…"])
     for seat in range(3):
-        assert f'value="{TARGETS[seat]}" selected' not in dan.page.content()
+        target = TARGETS[seat][:-1] + "♠"
+        assert target not in dan.page.content(), f"{NAMES[seat]}'s target {target} shows on Dan's phone"
+    for seat in range(3):
+        dan.tab(seat)
+        expect(dan.page.locator(".hand-panel .private")).to_contain_text(
+            f"{NAMES[seat]} is entering this hand on their own phone.")
+        expect(dan.page.locator(".hand-panel .private")).to_contain_text(f"{NAMES[seat]}’s hand is all in ✓")
+        # None of the hand's controls, nor its score.
+        expect(dan.page.locator("#target-picker, .rank-row, .card-grid, .breakdown")).to_have_count(0)
+        assert TARGETS[seat][:-1] + "♠" not in dan.page.content()
+        assert "Four 4s" not in dan.page.content()
     dan.tab(0)
-    expect(dan.page.locator(".hand-panel.private")).to_contain_text("Ann is entering this hand on their own phone.")
-    assert "Four 4s" not in dan.page.content()
     shoot(dan.page, "four-phones-01-waiting")
 
     dan.tab(3)
     dan.counts(3, TARGETS[3], PILES[3])
-    dan.page.get_by_role("button", name="Dan’s hand is all in").click()
+    dan.page.get_by_role("button", name="Dan’s hand is all in").tap()
 
     # The round scores itself; every phone shows it without a reload.
     for phone in phones:
@@ -81,7 +90,7 @@ def test_four_phones_play_a_round_in_seat_mode(four_phones, server):
     ben = phones[1]
     ben.page.context.set_offline(True)
     expect(ben.page.locator("#live-status")).to_contain_text("Offline", timeout=8_000)
-    ann.page.get_by_role("button", name="I agree with my score").click()
+    ann.page.get_by_role("button", name="I agree with my score").tap()
     expect(ann.page.locator("#hand-0 .ok")).to_have_text("Ann agreed ✓")
     ben.page.context.set_offline(False)
     expect(ben.page.locator("#hand-0 .ok")).to_have_text("Ann agreed ✓", timeout=10_000)
