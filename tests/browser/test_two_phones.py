@@ -47,6 +47,21 @@ def test_two_phones_share_the_scores_and_a_round_is_saved_once(page, orchard, ot
     expect(b.page.locator(".tabs .tab-score")).to_have_text(["20", "40", f"{M}15", "0"])
     expect(b.page.locator("#step-bid .trump")).to_have_text("Trump ♠ · Ann won with Two Spades and leads.")
     expect(b.page.get_by_role("button", name="Save round 1")).to_be_enabled()
+    # A tap on one phone reaches the other by its poll: the score on the tab follows, and the
+    # other phone, showing that same hand, is told it changed and can show what is stored.
+    a.tab(0)
+    a.count("J", 2)  # a pair of Jacks: +10
+    expect(b.page.locator("#tab-0 .tab-score")).to_have_text("10", timeout=10_000)
+    expect(b.page.locator("#hand-notice")).to_contain_text("Ann’s hand was changed on another phone.")
+    b.page.get_by_role("button", name="Show what is stored").tap()
+    expect(b.page.locator("#n-J-2")).to_be_checked()
+    expect(b.page.locator("#hand-notice")).to_have_text("")
+    b.settled()
+    a.count("J", 3)  # three Jacks again: +20
+    expect(b.page.locator("#tab-0 .tab-score")).to_have_text("20", timeout=10_000)
+    expect(b.page.locator("#step-check .ok")).to_have_text(
+        f"Everything adds up. Scores: Ann 20 · Ben 40 · Cleo {M}15 · Dan 0"
+    )
     # Freeze what the second phone shows (its live updates answer "nothing new"), as when it
     # sleeps in a pocket: its Save button is still there after the first phone saves.
     b.page.route(re.compile(r"/live\?"), lambda route: route.fulfill(status=204))
@@ -55,7 +70,7 @@ def test_two_phones_share_the_scores_and_a_round_is_saved_once(page, orchard, ot
     expect(a.totals()).to_have_text(["20", "40", f"{M}15", "0"])
 
     # The second phone saves the same round: refused, with a clear message; no second round.
-    b.page.get_by_role("button", name="Save round 1").click()
+    b.page.get_by_role("button", name="Save round 1").tap()
     notice = b.page.locator("#round-main .notice")
     expect(notice).to_have_text(
         "Round 1 changed on another phone before this save: nothing was overwritten. "
