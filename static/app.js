@@ -98,6 +98,15 @@
     box.hidden = false;
   });
 
+  // The new game form: each seat of "who deals first" is named as its player is typed.
+  document.addEventListener("input", function (event) {
+    var match = /^player_(\d)$/.exec(event.target.id || "");
+    var label = match && document.querySelector("[data-seat-name='" + match[1] + "']");
+    if (!label) return;
+    var name = event.target.value.trim();
+    label.textContent = "Seat " + (Number(match[1]) + 1) + (name ? " · " + name : "");
+  });
+
   var lock = null;
   function wanted() {
     var box = document.getElementById("keep-awake");

@@ -94,7 +94,7 @@ class Orchard:
         self.new_game_form()
         for seat, name in enumerate(self.names):
             self.page.fill(f"#player_{seat}", name)
-        self.page.get_by_role("radio", name=f"Seat {first_dealer + 1}", exact=True).check()
+        self.page.locator(f"#field-first_dealer input[value=\"{first_dealer}\"]").check()
         self.page.get_by_role("radio", name={"250": "250", "500": "500 (long game)"}.get(goal, "Other"), exact=True).check()
         if goal_other is not None:
             self.page.fill("#goal_other", str(goal_other))

@@ -37,7 +37,7 @@ def test_full_game_in_quick_mode_to_the_winner_screen(page, orchard):
     orchard.new_game_form()
     for seat, name in enumerate(orchard.names):
         page.fill(f"#player_{seat}", name)
-    page.get_by_role("radio", name="Seat 1", exact=True).check()
+    page.get_by_role("radio", name="Seat 1 · Ann", exact=True).check()  # named as typed
     page.get_by_role("radio", name="Other", exact=True).check()
     page.fill("#goal_other", "60")
     snap(page, "quick-03-new-game")

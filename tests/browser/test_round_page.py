@@ -210,3 +210,17 @@ def test_finished_steps_fold_and_a_players_tiles_are_in_view(page, orchard):
     expect(page.locator("#step-check .problems li").first).to_have_text("Ben has no target card yet.")
     expect(page.locator("#step-check .error")).to_have_text(
         "This round cannot be saved yet: fix the problems listed here.")
+
+
+def test_the_first_dealer_is_picked_by_the_names_just_typed(page, orchard):
+    orchard.start_crew()
+    orchard.new_game_form()
+    dealers = page.locator("#field-first_dealer .choice span")
+    expect(dealers).to_have_text(["Seat 1", "Seat 2", "Seat 3", "Seat 4"])
+    for seat, name in enumerate(["Ann", "Ben", "Cleo"]):
+        page.locator(f"#player_{seat}").fill(name)
+    expect(dealers).to_have_text(["Seat 1 · Ann", "Seat 2 · Ben", "Seat 3 · Cleo", "Seat 4"])
+    page.get_by_role("radio", name="Seat 3 · Cleo", exact=True).check()
+    page.locator("#player_3").fill("Dan")
+    page.get_by_role("button", name="Start the game").tap()
+    expect(page.locator(".next-round")).to_contain_text("Round 1: Cleo deals, Dan bids first.")
