@@ -17,7 +17,7 @@ import store
 from scoring import format_points
 from store.backup import backup, rolling_backup
 from views import crews, entry, games, history, rounds, static_files, tools
-from views.render import render_block, wants_fragment
+from views.render import render_error
 
 HERE = Path(__file__).resolve().parent
 csrf = CSRFProtect()
@@ -89,12 +89,7 @@ def create_app(test_config=None):
     def csrf_expired(error):
         """A stale or missing token: a friendly page that offers a reload, never a bare 400."""
         back = request.headers.get("HX-Current-URL") or request.referrer or url_for("crews.home")
-        if wants_fragment():
-            response = make_response(render_block("errors/expired.html", "content", back=back), 400)
-            response.headers["HX-Retarget"] = "#main"
-            response.headers["HX-Reswap"] = "innerHTML"
-            return response
-        return render_template("errors/expired.html", back=back), 400
+        return render_error("errors/expired.html", 400, back=back)
 
     @app.errorhandler(404)
     def not_found(error):

@@ -1,8 +1,15 @@
 """Keeping pages safe on the open internet: response headers, a limit on guessing crew links,
 and the optional passphrase for starting crews."""
-from flask import abort, current_app, render_template, request
+from flask import abort, current_app, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
+
+from views.render import render_error
+
+# Every form here is a few short fields; a restore upload is one crew's JSON export.
+FORM_BODY_MAX = 256 * 1024
+RESTORE_BODY_MAX = 64 * 1024 * 1024
+RESTORE_ENDPOINT = "history.restore_create"
 
 # Scripts and styles only from our own origin: no inline code, no eval (htmx is configured
 # for that in base.html), and no framing. Crew tokens live in URLs, so no Referer ever.
@@ -33,6 +40,17 @@ def add_security_headers(response):
     return response
 
 
+def limit_request_body():
+    """Set this request's body limit before anything reads the body (CSRFProtect reads the
+    form in its own before_request hook, registered after this one)."""
+    if request.endpoint == RESTORE_ENDPOINT:
+        request.max_content_length = RESTORE_BODY_MAX
+
+
+def too_large(error):
+    return render_error("errors/too_large.html", 413)
+
+
 def refuse_json_bodies():
     """Every form here is a browser form; a JSON body is never one (and Flask-WTF would try
     to read it as the form)."""
@@ -47,13 +65,16 @@ def _counts_as_guess(response):
 
 
 def too_many_guesses(error):
-    return render_template("errors/too_many.html"), 429
+    return render_error("errors/too_many.html", 429)
 
 
 def init_app(app):
+    if app.config["MAX_CONTENT_LENGTH"] is None:  # Flask's default is no limit at all
+        app.config["MAX_CONTENT_LENGTH"] = FORM_BODY_MAX
     app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
     app.config.setdefault("GUESS_LIMIT", "30 per minute")
     app.after_request(add_security_headers)
+    app.before_request(limit_request_body)
     app.before_request(refuse_json_bodies)
     # One counter per address across every page, so guessing many different links adds up.
     Limiter(
@@ -63,3 +84,4 @@ def init_app(app):
         application_limits_deduct_when=_counts_as_guess,
     )
     app.register_error_handler(429, too_many_guesses)
+    app.register_error_handler(413, too_large)

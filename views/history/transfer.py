@@ -13,8 +13,6 @@ from .forms import RestoreForm
 from ..lookup import load_crew, load_game
 from ..render import render, see_other
 
-MAX_UPLOAD = 64 * 1024 * 1024  # a crew with thousands of games exports to a few tens of MB
-
 
 def _filename(crew, what, extension):
     slug = re.sub(r"[^a-z0-9]+", "-", crew["name"].lower()).strip("-") or "crew"
@@ -72,7 +70,6 @@ def restore_show():
 @bp.post("/restore")
 def restore_create():
     """A JSON export becomes a new crew with its own new link; nothing else is touched."""
-    request.max_content_length = MAX_UPLOAD
     form = RestoreForm()
     valid = form.validate_on_submit()
     passphrase = current_app.config.get("PASSPHRASE")

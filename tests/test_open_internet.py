@@ -1,0 +1,66 @@
+"""Safe on the open internet: bounded requests, bounded work, proxies, secrets at rest."""
+import pytest
+
+from app import create_app
+
+
+# Large bodies go as raw bytes: the test client's own spooling of big forms leaves a file open.
+FORM = "application/x-www-form-urlencoded"
+MULTIPART = "multipart/form-data; boundary=b"
+
+
+def _upload(content):
+    return (b'--b\r\nContent-Disposition: form-data; name="file"; filename="crew.json"\r\n'
+            b"Content-Type: application/json\r\n\r\n" + content + b"\r\n--b--\r\n")
+
+
+@pytest.fixture
+def guarded(tmp_path):
+    """The app with CSRF on, as it runs for real."""
+    return create_app({"DATABASE": str(tmp_path / "o.db"), "SECRET_KEY": "k"})
+
+
+# --- Request bodies ----------------------------------------------------------------------------
+
+def test_a_20_mb_form_is_refused_with_a_friendly_413_before_it_is_read(guarded):
+    client = guarded.test_client()
+    response = client.post("/crews", data=b"name=" + b"A" * 20_000_000, content_type=FORM)
+    assert response.status_code == 413
+    page = response.get_data(as_text=True)
+    assert "too large" in page
+    assert len(page) < 20_000
+    with guarded.app_context():
+        from store import get_db
+        assert get_db().execute("SELECT count(*) FROM crews").fetchone()[0] == 0
+
+
+def test_a_large_htmx_form_gets_the_413_page_in_place_of_the_main_area(guarded):
+    response = guarded.test_client().post(
+        "/crews", data=b"name=" + b"A" * 1_000_000, content_type=FORM, headers={"HX-Request": "true"})
+    assert response.status_code == 413
+    assert response.headers["HX-Retarget"] == "#main"
+    assert "<html" not in response.get_data(as_text=True)
+
+
+def test_a_restore_larger_than_a_form_is_still_accepted(client, known):
+    app, known_client, crew_url = known
+    export = known_client.get(crew_url + "history/export.json").get_data()
+    padded = export.rstrip() + b" " * 600_000  # beyond any form's limit, within the upload's
+    response = client.post("/restore", data=_upload(padded), content_type=MULTIPART)
+    assert response.status_code == 303
+
+
+def test_a_restore_beyond_the_upload_limit_is_refused_unread(client):
+    from security import RESTORE_BODY_MAX
+    body = _upload(b"[" + b" " * RESTORE_BODY_MAX + b"]")
+    response = client.post("/restore", data=body, content_type=MULTIPART)
+    assert response.status_code == 413
+    assert "too large" in response.get_data(as_text=True)
+
+
+def test_a_long_bad_name_is_echoed_only_as_a_short_excerpt(client):
+    response = client.post("/crews", data={"name": "Z" * 100_000})
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert "A name is at most 40 characters." in page
+    assert "Z" * 41 not in page
