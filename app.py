@@ -54,6 +54,10 @@ def create_app(test_config=None):
         DATABASE=database,
         # A phone left on the table all evening must still be able to save.
         WTF_CSRF_TIME_LIMIT=int(timedelta(days=7).total_seconds()),
+        # Over https Flask-WTF would also demand a same-site Referer, but our pages send none
+        # (Referrer-Policy: no-referrer keeps crew links private): the token and the SameSite
+        # cookie are the check.
+        WTF_CSRF_SSL_STRICT=False,
         PERMANENT_SESSION_LIFETIME=timedelta(days=90),
         # The cookie is re-sent only when the session changes (at most daily, see below), not
         # with every answer and static file.
@@ -118,6 +122,49 @@ def create_app(test_config=None):
     return app
 
 
+# Waitress on the open internet: idle and slow connections are cheap (poll, not select, which
+# stops at file number 1024), each is closed after CHANNEL_TIMEOUT seconds of silence, and a
+# body larger than the largest upload is refused before it is buffered. The connection limit
+# stays well under the usual limit of 1024 open files per process.
+SERVE_DEFAULTS = {
+    "ORCHARD_THREADS": 8,
+    "ORCHARD_CONNECTION_LIMIT": 500,
+    "ORCHARD_CHANNEL_TIMEOUT": 20,
+    "ORCHARD_CLEANUP_INTERVAL": 5,
+}
+PROXY_HEADERS = {"x-forwarded-for", "x-forwarded-proto", "x-forwarded-host"}
+
+
+def serve_settings(environ):
+    """Waitress's keyword arguments from the environment (PORT, HOST, ORCHARD_*), with safe
+    defaults; a setting that is not a whole number stops the start with one clear sentence."""
+    numbers = {}
+    for name, default in {"PORT": 5000, **SERVE_DEFAULTS}.items():
+        raw = environ.get(name, str(default)).strip()
+        if not raw.isdigit() or int(raw) < 1:
+            raise SystemExit(f"{name} must be a whole number above 0, not {raw[:40]!r}.")
+        numbers[name] = int(raw)
+    settings = {
+        "host": environ.get("HOST", "0.0.0.0"),
+        "port": numbers["PORT"],
+        "threads": numbers["ORCHARD_THREADS"],
+        "connection_limit": numbers["ORCHARD_CONNECTION_LIMIT"],
+        "channel_timeout": numbers["ORCHARD_CHANNEL_TIMEOUT"],
+        "cleanup_interval": numbers["ORCHARD_CLEANUP_INTERVAL"],
+        "asyncore_use_poll": True,
+        "max_request_body_size": security.RESTORE_BODY_MAX,
+        "max_request_header_size": 64 * 1024,
+        "clear_untrusted_proxy_headers": True,
+    }
+    proxy = environ.get("ORCHARD_TRUSTED_PROXY", "").strip()
+    if proxy:
+        # The proxy's X-Forwarded-* headers name the real client and scheme: the guess limit
+        # then counts each visitor, and crew links say https://.
+        settings.update(trusted_proxy=proxy, trusted_proxy_count=1,
+                        trusted_proxy_headers=PROXY_HEADERS)
+    return settings
+
+
 def _lan_address():
     """The address other phones on the local network should open."""
     try:
@@ -131,8 +178,8 @@ def _lan_address():
 if __name__ == "__main__":
     from waitress import serve
 
-    port = int(os.environ.get("PORT", "5000"))
+    settings = serve_settings(os.environ)
     application = create_app()
     rolling_backup(application.config["DATABASE"])
-    print(f"Orchard is up. Open http://{_lan_address()}:{port}/ on the phones at the table.")
-    serve(application, host=os.environ.get("HOST", "0.0.0.0"), port=port, threads=8)
+    print(f"Orchard is up. Open http://{_lan_address()}:{settings['port']}/ on the phones at the table.")
+    serve(application, **settings)
