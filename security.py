@@ -1,8 +1,11 @@
 """Keeping pages safe on the open internet: response headers, a limit on guessing crew links,
 and the optional passphrase for starting crews."""
+import hmac
+
 from flask import abort, current_app, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
+from limits import parse
 
 from views.render import render_error
 
@@ -64,6 +67,25 @@ def _counts_as_guess(response):
     return response.status_code == 404
 
 
+def passphrase_refusal(typed):
+    """None when the server has no passphrase or `typed` is it; otherwise the status and the
+    message for the form. Wrong passphrases are limited per address (PASSPHRASE_LIMIT); anything
+    that is not text, such as a file posted in its place, counts as a wrong one."""
+    passphrase = current_app.config.get("PASSPHRASE")
+    if not passphrase:
+        return None
+    limit = parse(current_app.config["PASSPHRASE_LIMIT"])
+    counter = current_app.extensions["orchard_limiter"].limiter
+    address = get_remote_address()
+    if not counter.test(limit, "passphrase", address):
+        return 429, "Too many wrong passphrases from this address: wait a few minutes, then try again."
+    typed = typed if isinstance(typed, str) else ""
+    if hmac.compare_digest(typed.encode(), passphrase.encode()):
+        return None
+    counter.hit(limit, "passphrase", address)
+    return 403, "That is not this server's passphrase."
+
+
 def too_many_guesses(error):
     return render_error("errors/too_many.html", 429)
 
@@ -73,11 +95,12 @@ def init_app(app):
         app.config["MAX_CONTENT_LENGTH"] = FORM_BODY_MAX
     app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
     app.config.setdefault("GUESS_LIMIT", "30 per minute")
+    app.config.setdefault("PASSPHRASE_LIMIT", "10 per 10 minutes")
     app.after_request(add_security_headers)
     app.before_request(limit_request_body)
     app.before_request(refuse_json_bodies)
     # One counter per address across every page, so guessing many different links adds up.
-    Limiter(
+    app.extensions["orchard_limiter"] = Limiter(
         get_remote_address,
         app=app,
         application_limits=[lambda: current_app.config["GUESS_LIMIT"]],

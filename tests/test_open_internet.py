@@ -1,4 +1,6 @@
 """Safe on the open internet: bounded requests, bounded work, proxies, secrets at rest."""
+import io
+
 import pytest
 
 from app import create_app
@@ -64,3 +66,43 @@ def test_a_long_bad_name_is_echoed_only_as_a_short_excerpt(client):
     page = response.get_data(as_text=True)
     assert "A name is at most 40 characters." in page
     assert "Z" * 41 not in page
+
+
+# --- The server's passphrase -------------------------------------------------------------------
+
+@pytest.fixture
+def private(tmp_path):
+    return create_app({"DATABASE": str(tmp_path / "p.db"), "SECRET_KEY": "k", "WTF_CSRF_ENABLED": False,
+                       "PASSPHRASE": "cider", "PASSPHRASE_LIMIT": "3 per 10 minutes"})
+
+
+def test_wrong_passphrases_from_one_address_are_slowed(private):
+    client = private.test_client()
+    guesser = {"REMOTE_ADDR": "10.0.0.9"}
+    for guess in ("beer", "wine", "mead"):
+        response = client.post("/crews", data={"name": "Sneaky", "passphrase": guess}, environ_base=guesser)
+        assert response.status_code == 403
+    response = client.post("/crews", data={"name": "Sneaky", "passphrase": "cider"}, environ_base=guesser)
+    assert response.status_code == 429
+    assert "Too many wrong passphrases" in response.get_data(as_text=True)
+    restore = client.post("/restore", data={"passphrase": "cider"}, environ_base=guesser,
+                          content_type="multipart/form-data")
+    assert restore.status_code == 429
+    friend = {"REMOTE_ADDR": "10.0.0.7"}
+    assert client.post("/crews", data={"name": "Friends", "passphrase": "cider"},
+                       environ_base=friend).status_code == 303
+
+
+def test_right_passphrases_do_not_use_up_the_allowance(private):
+    client = private.test_client()
+    for night in range(5):
+        assert client.post("/crews", data={"name": f"Night {night}", "passphrase": "cider"}).status_code == 303
+
+
+@pytest.mark.parametrize("path", ["/crews", "/restore"])
+def test_a_passphrase_posted_as_a_file_is_refused_not_a_500(private, path):
+    response = private.test_client().post(
+        path, data={"name": "Sneaky", "passphrase": (io.BytesIO(b"cider"), "p.txt")},
+        content_type="multipart/form-data")
+    assert response.status_code == 403
+    assert "That is not this server&#39;s passphrase." in response.get_data(as_text=True)

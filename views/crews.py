@@ -1,9 +1,8 @@
 """Starting a crew, the crew's home page with its join QR code, and remembered crews."""
 import segno
-import hmac
+from flask import Blueprint, abort, flash, session, url_for
 
-from flask import Blueprint, abort, current_app, flash, session, url_for
-
+import security
 import tally
 from forms import ActionForm, CrewForm, HouseRulesForm
 from store import crews as crew_store
@@ -25,13 +24,12 @@ def home():
 def crew_create():
     form = CrewForm()
     valid = form.validate_on_submit()
-    passphrase = current_app.config.get("PASSPHRASE")
-    if passphrase and not hmac.compare_digest(
-        (form.passphrase.data or "").encode(), passphrase.encode()
-    ):
-        form.passphrase.errors = ["That is not this server's passphrase."]
+    refusal = security.passphrase_refusal(form.passphrase.data)
+    if refusal:
+        status, message = refusal
+        form.passphrase.errors = [message]
         return render(
-            "crews/home.html", "crew_form", status=403, form=form,
+            "crews/home.html", "crew_form", status=status, form=form,
             remembered=session.get("crews", []),
         )
     if not valid:

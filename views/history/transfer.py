@@ -1,10 +1,10 @@
 """Export a crew's history or one game as CSV and JSON, and restore a JSON export as a new crew."""
-import hmac
 import json
 import re
 
-from flask import Response, current_app, flash, request, stream_with_context, url_for
+from flask import Response, flash, stream_with_context, url_for
 
+import security
 from store import export as crew_export
 from store import restore as crew_restore
 
@@ -72,11 +72,11 @@ def restore_create():
     """A JSON export becomes a new crew with its own new link; nothing else is touched."""
     form = RestoreForm()
     valid = form.validate_on_submit()
-    passphrase = current_app.config.get("PASSPHRASE")
-    typed = form.passphrase.data if isinstance(form.passphrase.data, str) else ""
-    if passphrase and not hmac.compare_digest(typed.encode(), passphrase.encode()):
-        form.passphrase.errors = ["That is not this server's passphrase."]
-        return render("history/restore.html", "restore_form", status=403, form=form, crew=None)
+    refusal = security.passphrase_refusal(form.passphrase.data)
+    if refusal:
+        status, message = refusal
+        form.passphrase.errors = [message]
+        return render("history/restore.html", "restore_form", status=status, form=form, crew=None)
     if valid:
         try:
             data = json.loads(form.file.data.read().decode("utf-8-sig"))
