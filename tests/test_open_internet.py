@@ -106,3 +106,46 @@ def test_a_passphrase_posted_as_a_file_is_refused_not_a_500(private, path):
         content_type="multipart/form-data")
     assert response.status_code == 403
     assert "That is not this server&#39;s passphrase." in response.get_data(as_text=True)
+
+
+# --- Questions in the address ------------------------------------------------------------------
+
+HUGE_PILE = "+".join(["2S"] * 60_000)
+
+
+@pytest.mark.parametrize(
+    ("question", "message"),
+    [
+        (f"tools/pile?cards={HUGE_PILE}", "A pile holds at most 52 cards."),
+        ("tools/pile?mode=quick&counts=" + "+".join(["2:1"] * 5_000), "A pile holds at most 13 ranks."),
+        (f"tools/pile?target={'K' * 50_000}", "That is too long to be a card."),
+        (f"tools/trick?trump=S&cards={HUGE_PILE}", "Too many cards: a deck has 52."),
+        (f"tools/trick?trump={'S' * 50_000}", "That is too long to be a suit."),
+        ("tools/bid?calls=" + "+".join(["pass"] * 20_000), "An auction has at most 160 calls."),
+        (f"tools/bid?next={'9' * 50_000}", "That is too long to be a call."),
+    ],
+)
+def test_an_absurdly_long_question_is_refused_with_a_short_answer(client, crew, question, message):
+    response = client.get(crew + question)
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert message in page
+    assert len(page) < 200_000
+
+
+def test_a_full_deck_is_still_a_question_the_pile_tool_answers(client, crew):
+    from scoring import DECK
+
+    response = client.get(crew + "tools/pile", query_string={"cards": " ".join(c.code for c in DECK)})
+    assert "at most 52" not in response.get_data(as_text=True)
+
+
+def test_an_absurdly_long_what_if_is_refused_with_a_short_answer(client, table):
+    from support.tools import QUICK_ROUND
+
+    table.start_game()
+    round_url = table.enter_quick_round(*QUICK_ROUND)
+    response = client.get(round_url + "/what-if", query_string={"change": "move", "card": "K" * 50_000})
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert "That is too long to be a card." in page and "K" * 100 not in page
