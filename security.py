@@ -1,6 +1,7 @@
 """Keeping pages safe on the open internet: response headers, a limit on guessing crew links,
 and the optional passphrase for starting crews."""
 import hmac
+import os
 
 from flask import abort, current_app, request
 from flask_limiter import Limiter
@@ -74,16 +75,32 @@ def passphrase_refusal(typed):
     passphrase = current_app.config.get("PASSPHRASE")
     if not passphrase:
         return None
-    limit = parse(current_app.config["PASSPHRASE_LIMIT"])
-    counter = current_app.extensions["orchard_limiter"].limiter
-    address = get_remote_address()
-    if not counter.test(limit, "passphrase", address):
+    if not _allowance("PASSPHRASE_LIMIT", test_only=True):
         return 429, "Too many wrong passphrases from this address: wait a few minutes, then try again."
     typed = typed if isinstance(typed, str) else ""
     if hmac.compare_digest(typed.encode(), passphrase.encode()):
         return None
-    counter.hit(limit, "passphrase", address)
+    _allowance("PASSPHRASE_LIMIT")
     return 403, "That is not this server's passphrase."
+
+
+def new_crew_allowed():
+    """Whether this address may start (or restore) one more crew now (CREW_LIMIT); each call
+    that says yes counts one."""
+    return _allowance("CREW_LIMIT")
+
+
+TOO_MANY_CREWS = "This address has started many crews lately: wait a while before starting another."
+
+
+def _allowance(setting, test_only=False):
+    """Count one against this address's allowance named by a config setting ("10 per hour"),
+    or only look; False once it is used up."""
+    limit = parse(current_app.config[setting])
+    counter = current_app.extensions["orchard_limiter"].limiter
+    if test_only:
+        return counter.test(limit, setting, get_remote_address())
+    return counter.hit(limit, setting, get_remote_address())
 
 
 def too_many_guesses(error):
@@ -96,6 +113,7 @@ def init_app(app):
     app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
     app.config.setdefault("GUESS_LIMIT", "30 per minute")
     app.config.setdefault("PASSPHRASE_LIMIT", "10 per 10 minutes")
+    app.config.setdefault("CREW_LIMIT", os.environ.get("ORCHARD_CREW_LIMIT") or "30 per hour")
     app.after_request(add_security_headers)
     app.before_request(limit_request_body)
     app.before_request(refuse_json_bodies)

@@ -149,3 +149,26 @@ def test_an_absurdly_long_what_if_is_refused_with_a_short_answer(client, table):
     assert response.status_code == 422
     page = response.get_data(as_text=True)
     assert "That is too long to be a card." in page and "K" * 100 not in page
+
+
+# --- Growth ------------------------------------------------------------------------------------
+
+def test_starting_crews_is_limited_per_address(tmp_path, known):
+    app, known_client, crew_url = known
+    export = known_client.get(crew_url + "history/export.json").get_data()
+    limited = create_app({"DATABASE": str(tmp_path / "l.db"), "SECRET_KEY": "k", "WTF_CSRF_ENABLED": False,
+                          "CREW_LIMIT": "3 per hour"})
+    client = limited.test_client()
+    busy = {"REMOTE_ADDR": "10.0.0.9"}
+    for night in range(3):
+        assert client.post("/crews", data={"name": f"Night {night}"}, environ_base=busy).status_code == 303
+    response = client.post("/crews", data={"name": "One more"}, environ_base=busy)
+    assert response.status_code == 429
+    assert "started many crews lately" in response.get_data(as_text=True)
+    restore = client.post("/restore", data=_upload(export), content_type=MULTIPART, environ_base=busy)
+    assert restore.status_code == 429
+    other = {"REMOTE_ADDR": "10.0.0.7"}
+    assert client.post("/crews", data={"name": "Elsewhere"}, environ_base=other).status_code == 303
+    with limited.app_context():
+        from store import get_db
+        assert get_db().execute("SELECT count(*) FROM crews").fetchone()[0] == 4

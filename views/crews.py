@@ -37,6 +37,12 @@ def crew_create():
             "crews/home.html", "crew_form", status=422, form=form,
             remembered=session.get("crews", []),
         )
+    if not security.new_crew_allowed():
+        form.name.errors = [security.TOO_MANY_CREWS]
+        return render(
+            "crews/home.html", "crew_form", status=429, form=form,
+            remembered=session.get("crews", []),
+        )
     crew = crew_store.create_crew(form.name.data)
     return see_other(url_for("crews.crew_show", token=crew["token"]))
 

@@ -77,6 +77,9 @@ def restore_create():
         status, message = refusal
         form.passphrase.errors = [message]
         return render("history/restore.html", "restore_form", status=status, form=form, crew=None)
+    if valid and not security.new_crew_allowed():
+        form.file.errors.append(security.TOO_MANY_CREWS)
+        return render("history/restore.html", "restore_form", status=429, form=form, crew=None)
     if valid:
         try:
             data = json.loads(form.file.data.read().decode("utf-8-sig"))
