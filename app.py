@@ -1,5 +1,6 @@
 """Orchard: the score keeper for Apples. `create_app()` builds the Flask app; `python app.py` serves it."""
 import os
+import re
 import secrets
 import socket
 from datetime import date, timedelta
@@ -24,13 +25,24 @@ csrf = CSRFProtect()
 
 
 def _secret_key(instance_dir):
-    """The key kept beside the database, made on first start (never in git)."""
+    """The key kept beside the database, made on first start (never in git), readable by the
+    owner only from the moment it exists."""
     path = Path(instance_dir) / "secret_key"
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(secrets.token_hex(32))
-        path.chmod(0o600)
+        with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as key:
+            key.write(secrets.token_hex(32))
     return path.read_text().strip()
+
+
+CREW_LINK = re.compile(r"/c/[^/]+")
+
+
+class Orchard(Flask):
+    def log_exception(self, exc_info):
+        """Flask's error log line, without the crew link in the path (the link is the key)."""
+        path = CREW_LINK.sub("/c/<link>", request.path)
+        self.logger.error(f"Exception on {path} [{request.method}]", exc_info=exc_info)
 
 
 class BoundedInt(IntegerConverter):
@@ -48,7 +60,7 @@ def csrf_field():
 
 def create_app(test_config=None):
     """Build the app; test_config overrides the settings (DATABASE, SECRET_KEY, ...)."""
-    app = Flask(__name__, instance_path=str(HERE / "instance"))
+    app = Orchard(__name__, instance_path=str(HERE / "instance"))
     database = os.environ.get("ORCHARD_DATABASE", str(HERE / "instance" / "orchard.db"))
     app.config.from_mapping(
         DATABASE=database,
@@ -69,7 +81,7 @@ def create_app(test_config=None):
     )
     if test_config:
         app.config.update(test_config)
-    Path(app.config["DATABASE"]).parent.mkdir(parents=True, exist_ok=True)
+    Path(app.config["DATABASE"]).parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(Path(app.config["DATABASE"]).parent)
 
@@ -178,6 +190,7 @@ def _lan_address():
 if __name__ == "__main__":
     from waitress import serve
 
+    os.umask(0o077)  # whatever the server writes (database, backups, key) is the owner's alone
     settings = serve_settings(os.environ)
     application = create_app()
     rolling_backup(application.config["DATABASE"])

@@ -3,13 +3,16 @@ import datetime
 import sqlite3
 from pathlib import Path
 
+from . import owner_only
+
 KEEP_DAYS = 7
 
 
 def backup(source, target):
     """Copy the live database at `source` into a new file at `target`."""
     target = Path(target)
-    target.parent.mkdir(parents=True, exist_ok=True)
+    target.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    owner_only(target)  # it holds what the database holds
     with sqlite3.connect(str(source)) as src, sqlite3.connect(str(target)) as dst:
         src.backup(dst)
     return target

@@ -1,4 +1,5 @@
 """The schema, as numbered migrations: a landed migration is never edited, only followed."""
+import hashlib
 import json
 
 import sqlite_utils
@@ -254,3 +255,17 @@ def m0004_history(db):
         )
     db.execute(_SEAT_RESULTS_INSERT.format(where="1"))
     db["seats"].create_index(["player_id", "game_id", "seat"], index_name="idx_seats_player_game")
+
+
+@migrations()
+def m0005_hash_crew_tokens(db):
+    """Crew links are kept only as SHA-256 hashes, so a copy of the database opens no crew."""
+    db.execute("ALTER TABLE crews ADD COLUMN token_hash TEXT")
+    for crew_id, token in db.execute("SELECT id, token FROM crews").fetchall():
+        db.execute(
+            "UPDATE crews SET token_hash = ? WHERE id = ?",
+            [hashlib.sha256(token.encode("utf-8")).hexdigest(), crew_id],
+        )
+    db.execute("DROP INDEX idx_crews_token")
+    db.execute("ALTER TABLE crews DROP COLUMN token")
+    db.execute("CREATE UNIQUE INDEX idx_crews_token_hash ON crews (token_hash)")

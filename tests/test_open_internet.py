@@ -1,5 +1,6 @@
 """Safe on the open internet: bounded requests, bounded work, proxies, secrets at rest."""
 import io
+from pathlib import Path
 
 import pytest
 
@@ -172,3 +173,47 @@ def test_starting_crews_is_limited_per_address(tmp_path, known):
     with limited.app_context():
         from store import get_db
         assert get_db().execute("SELECT count(*) FROM crews").fetchone()[0] == 4
+
+
+# --- Secrets at rest ---------------------------------------------------------------------------
+
+def test_the_database_keeps_only_a_hash_of_the_crew_link_and_the_page_still_shows_it(client, table, app):
+    crew_url = table.start_crew()
+    token = crew_url.split("/")[2]
+    page = client.get(crew_url).get_data(as_text=True)
+    assert f"http://localhost{crew_url}" in page
+    database = Path(app.config["DATABASE"])
+    for path in (p for p in (database, Path(f"{database}-wal")) if p.exists()):
+        assert token.encode() not in path.read_bytes()
+
+
+def test_files_holding_crews_are_readable_by_the_owner_only(tmp_path):
+    from store.backup import rolling_backup
+
+    app = create_app({"DATABASE": str(tmp_path / "data" / "orchard.db"), "WTF_CSRF_ENABLED": False})
+    app.test_client().post("/crews", data={"name": "Private"})
+    rolling_backup(app.config["DATABASE"])
+    folder = tmp_path / "data"
+    files = [folder / name for name in ("orchard.db", "orchard.db-wal", "orchard.db-shm", "secret_key")]
+    files += list((folder / "backups").iterdir())
+    assert len(files) == 5
+    assert {str(f.relative_to(folder)): oct(f.stat().st_mode & 0o777) for f in files} == {
+        str(f.relative_to(folder)): "0o600" for f in files}
+    assert oct((folder / "backups").stat().st_mode & 0o777) == "0o700"
+
+
+def test_an_unhandled_error_logs_the_path_without_the_crew_link(tmp_path, caplog, monkeypatch):
+    app = create_app({"DATABASE": str(tmp_path / "o.db"), "SECRET_KEY": "k", "WTF_CSRF_ENABLED": False})
+    client = app.test_client()
+    crew_url = client.post("/crews", data={"name": "Logged"}).headers["Location"]
+    token = crew_url.split("/")[2]
+    import store.games
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(store.games, "games", broken)
+    assert client.get(crew_url).status_code == 500
+    logged = "\n".join(record.getMessage() for record in caplog.records)
+    assert "Exception on /c/" in logged
+    assert token not in logged

@@ -77,8 +77,8 @@ def house_rules_update(token):
 
 
 def _crew_page(crew, rules_form, status=200, block=None):
-    token = crew["token"]
-    link = url_for("crews.crew_show", token=token, _external=True)
+    # The link is rebuilt from the token this request came in by: the store keeps only its hash.
+    link = url_for("crews.crew_show", token=crew["token"], _external=True)
     qr = segno.make(link, error="m").svg_inline(scale=4, dark="#000", light="#fff")
     return render(
         "crews/show.html",
