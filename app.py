@@ -3,6 +3,7 @@ import os
 import re
 import secrets
 import socket
+import sqlite3
 from datetime import date, timedelta
 from pathlib import Path
 
@@ -16,7 +17,7 @@ import assets
 import security
 import store
 from scoring import format_points
-from store.backup import backup, rolling_backup
+from store.backup import BackupError, backup, rolling_backup
 from views import crews, entry, games, history, rounds, static_files, tools
 from views.render import render_error
 
@@ -58,10 +59,14 @@ def csrf_field():
     return Markup(f'<input type="hidden" name="csrf_token" value="{escape(generate_csrf())}">')
 
 
+def database_path(environ):
+    return environ.get("ORCHARD_DATABASE", str(HERE / "instance" / "orchard.db"))
+
+
 def create_app(test_config=None):
     """Build the app; test_config overrides the settings (DATABASE, SECRET_KEY, ...)."""
     app = Orchard(__name__, instance_path=str(HERE / "instance"))
-    database = os.environ.get("ORCHARD_DATABASE", str(HERE / "instance" / "orchard.db"))
+    database = database_path(os.environ)
     app.config.from_mapping(
         DATABASE=database,
         # A phone left on the table all evening must still be able to save.
@@ -106,6 +111,16 @@ def create_app(test_config=None):
         """A stale or missing token: a friendly page that offers a reload, never a bare 400."""
         back = request.headers.get("HX-Current-URL") or request.referrer or url_for("crews.home")
         return render_error("errors/expired.html", 400, back=back)
+
+    @app.errorhandler(sqlite3.OperationalError)
+    def storage_fault(error):
+        """A full disk (or a write that waited too long for the lock) is the server's trouble,
+        not the visitor's: say so, and that nothing was saved, instead of a bare 500."""
+        message = str(error)
+        if "disk is full" in message or "database is locked" in message:
+            app.logger.error("Storage fault on %s: %s", CREW_LINK.sub("/c/<link>", request.path), message)
+            return render_error("errors/storage.html", 503, full="full" in message)
+        raise error
 
     @app.errorhandler(404)
     def not_found(error):
@@ -192,7 +207,15 @@ if __name__ == "__main__":
 
     os.umask(0o077)  # whatever the server writes (database, backups, key) is the owner's alone
     settings = serve_settings(os.environ)
-    application = create_app()
-    rolling_backup(application.config["DATABASE"])
+    try:
+        application = create_app()
+        rolling_backup(application.config["DATABASE"])
+    except (sqlite3.DatabaseError, OSError, BackupError) as error:
+        database = Path(database_path(os.environ))
+        raise SystemExit(
+            f"Orchard cannot start: the database {database} is damaged or unreadable ({error}); "
+            f"the daily copies in {database.parent / 'backups'} are untouched, so move the damaged "
+            "file aside and copy the newest of them in its place."
+        ) from None
     print(f"Orchard is up. Open http://{_lan_address()}:{settings['port']}/ on the phones at the table.")
     serve(application, **settings)
