@@ -109,7 +109,8 @@ def create_app(test_config=None):
     @app.errorhandler(CSRFError)
     def csrf_expired(error):
         """A stale or missing token: a friendly page that offers a reload, never a bare 400."""
-        back = request.headers.get("HX-Current-URL") or request.referrer or url_for("crews.home")
+        back = security.same_origin_path(
+            request.headers.get("HX-Current-URL") or request.referrer, url_for("crews.home"))
         return render_error("errors/expired.html", 400, back=back)
 
     @app.errorhandler(sqlite3.OperationalError)

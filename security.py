@@ -2,6 +2,7 @@
 and the optional passphrase for starting crews."""
 import hmac
 import os
+from urllib.parse import urlsplit
 
 from flask import abort, current_app, request
 from flask_limiter import Limiter
@@ -41,7 +42,20 @@ HEADERS = {
 def add_security_headers(response):
     for name, value in HEADERS.items():
         response.headers.setdefault(name, value)
+    # A crew's pages and exports are behind its link: no shared or back-button cache keeps them.
+    if request.view_args and "token" in request.view_args:
+        response.headers["Cache-Control"] = "no-store"
     return response
+
+
+def same_origin_path(url, fallback):
+    """The path (and query) of `url` when it points into this site, else `fallback`: a link
+    built from a header must never lead elsewhere."""
+    parts = urlsplit(url or "")
+    if parts.scheme not in ("http", "https") or parts.netloc != request.host:
+        return fallback
+    path = "/" + parts.path.lstrip("/")  # never "//elsewhere", which a browser reads as a host
+    return path + (f"?{parts.query}" if parts.query else "")
 
 
 def limit_request_body():

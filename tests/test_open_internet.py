@@ -1,5 +1,7 @@
 """Safe on the open internet: bounded requests, bounded work, proxies, secrets at rest."""
 import io
+import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -194,11 +196,13 @@ def test_files_holding_crews_are_readable_by_the_owner_only(tmp_path):
     app.test_client().post("/crews", data={"name": "Private"})
     rolling_backup(app.config["DATABASE"])
     folder = tmp_path / "data"
-    files = [folder / name for name in ("orchard.db", "orchard.db-wal", "orchard.db-shm", "secret_key")]
-    files += list((folder / "backups").iterdir())
-    assert len(files) == 5
-    assert {str(f.relative_to(folder)): oct(f.stat().st_mode & 0o777) for f in files} == {
-        str(f.relative_to(folder)): "0o600" for f in files}
+    with closing(sqlite3.connect(folder / "orchard.db")) as reader:  # an open reader keeps the WAL
+        reader.execute("SELECT count(*) FROM crews").fetchall()
+        files = [folder / name for name in ("orchard.db", "orchard.db-wal", "orchard.db-shm", "secret_key")]
+        files += list((folder / "backups").iterdir())
+        assert len(files) == 5
+        assert {str(f.relative_to(folder)): oct(f.stat().st_mode & 0o777) for f in files} == {
+            str(f.relative_to(folder)): "0o600" for f in files}
     assert oct((folder / "backups").stat().st_mode & 0o777) == "0o700"
 
 
@@ -217,3 +221,29 @@ def test_an_unhandled_error_logs_the_path_without_the_crew_link(tmp_path, caplog
     logged = "\n".join(record.getMessage() for record in caplog.records)
     assert "Exception on /c/" in logged
     assert token not in logged
+
+
+# --- Smaller -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    ("referer", "back"),
+    [
+        ("https://evil.example/phish", 'href="/"'),
+        ("http://localhost//evil.example/phish", 'href="/evil.example/phish"'),
+        ("javascript:alert(1)", 'href="/"'),
+        ("http://localhost/c/abc/games/1?x=1", 'href="/c/abc/games/1?x=1"'),
+    ],
+)
+def test_the_reload_link_on_a_stale_page_stays_on_this_site(guarded, referer, back):
+    response = guarded.test_client().post("/crews", data={"name": "Late"}, headers={"Referer": referer})
+    assert response.status_code == 400
+    page = response.get_data(as_text=True)
+    assert "Reload to continue" in page
+    assert back in page and "evil.example/phish\"" not in page.replace(back, "")
+
+
+def test_crew_pages_and_exports_are_not_stored_by_caches(client, table):
+    table.start_game()
+    for path in ("", "history", "history/export.csv", "history/export.json", "tools/pile", "games/1"):
+        assert client.get(table.crew_url + path).headers.get("Cache-Control") == "no-store", path
+    assert client.get("/").headers.get("Cache-Control") != "no-store"
