@@ -127,8 +127,9 @@ class World:
         self.path = str(path)
         self.app = create_app({
             "DATABASE": self.path, "SECRET_KEY": "hostile-input", "WTF_CSRF_ENABLED": False,
-            # The guessing limit is tested elsewhere; here it would only turn answers into 429s.
-            "GUESS_LIMIT": "1000000 per minute",
+            # The guessing and crew limits are tested elsewhere; here they would only turn
+            # answers into 429s.
+            "GUESS_LIMIT": "1000000 per minute", "CREW_LIMIT": "1000000 per minute",
         })
         self.victim = self.app.test_client()
         self.attacker = self.app.test_client()
