@@ -1,5 +1,6 @@
 """Safe on the open internet: bounded requests, bounded work, proxies, secrets at rest."""
 import io
+import json
 import sqlite3
 from contextlib import closing
 from pathlib import Path
@@ -247,3 +248,22 @@ def test_crew_pages_and_exports_are_not_stored_by_caches(client, table):
     for path in ("", "history", "history/export.csv", "history/export.json", "tools/pile", "games/1"):
         assert client.get(table.crew_url + path).headers.get("Cache-Control") == "no-store", path
     assert client.get("/").headers.get("Cache-Control") != "no-store"
+
+
+# --- Restore -----------------------------------------------------------------------------------
+
+def test_a_deeply_nested_restore_file_is_refused_not_a_500(client):
+    response = client.post("/restore", data=_upload(b"[" * 200_000 + b"]" * 200_000), content_type=MULTIPART)
+    assert response.status_code == 422
+    assert "This file is not JSON" in response.get_data(as_text=True) or "Nothing was restored" in \
+        response.get_data(as_text=True)
+
+
+def test_a_lone_surrogate_in_a_restore_file_is_refused_not_a_500(client, known):
+    app, known_client, crew_url = known
+    export = json.loads(known_client.get(crew_url + "history/export.json").get_data())
+    export["games"][0]["note"] = "Bad \\ud800 note"
+    body = json.dumps(export).replace("\\\\ud800", "\\ud800").encode()
+    response = client.post("/restore", data=_upload(body), content_type=MULTIPART)
+    assert response.status_code == 422
+    assert "Nothing was restored" in response.get_data(as_text=True)

@@ -62,6 +62,17 @@ def game_export_json(token, game_id):
     return _json(crew, f"game-{game_id}", game_id)
 
 
+def _parsed(raw):
+    """The JSON in an uploaded file. Text that cannot be stored (a lone surrogate such as
+    "\\ud800", which JSON allows and UTF-8 does not) is refused here, once for the whole file."""
+    data = json.loads(raw.decode("utf-8-sig"))
+    try:
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise crew_restore.RestoreError("The file holds text that is not proper Unicode.") from None
+    return data
+
+
 @bp.get("/restore")
 def restore_show():
     return render("history/restore.html", form=RestoreForm(), crew=None)
@@ -82,9 +93,9 @@ def restore_create():
         return render("history/restore.html", "restore_form", status=429, form=form, crew=None)
     if valid:
         try:
-            data = json.loads(form.file.data.read().decode("utf-8-sig"))
+            data = _parsed(form.file.data.read())
             crew = crew_restore.restore(data)
-        except (UnicodeDecodeError, json.JSONDecodeError):
+        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
             form.file.errors.append("This file is not JSON: pick the .json export of a crew.")
         except crew_restore.RestoreError as error:
             form.file.errors.append(f"Nothing was restored. {error}")
