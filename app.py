@@ -1,11 +1,13 @@
 """Orchard: the score keeper for Apples. `create_app()` builds the Flask app; `python app.py` serves it."""
 import os
+import re
 import secrets
+import sqlite3
 from datetime import date, timedelta
 from pathlib import Path
 
 import click
-from flask import Flask, make_response, render_template, request, session, url_for
+from flask import Flask, render_template, request, session, url_for
 from flask_wtf.csrf import CSRFError, CSRFProtect, generate_csrf
 from markupsafe import Markup, escape
 from werkzeug.routing import IntegerConverter
@@ -15,21 +17,22 @@ import security
 import store
 from share_links import PublicUrlError, public_url_setting, server_address, startup_message
 from scoring import MAX_BID, PLAYERS, format_points, parse_cards
-from store.backup import backup, rolling_backup
+from store.backup import BackupError, backup, rolling_backup
 from views import crews, games, history, rounds, static_files, tools
-from views.render import render_block, wants_fragment
+from views.render import render_error
 
 HERE = Path(__file__).resolve().parent
 csrf = CSRFProtect()
 
 
 def _secret_key(instance_dir):
-    """The key kept beside the database, made on first start (never in git)."""
+    """The key kept beside the database, made on first start (never in git), readable by the
+    owner only from the moment it exists."""
     path = Path(instance_dir) / "secret_key"
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(secrets.token_hex(32))
-        path.chmod(0o600)
+        with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as key:
+            key.write(secrets.token_hex(32))
     return path.read_text().strip()
 
 
@@ -42,6 +45,16 @@ def _guess_limit(value):
     if not value.strip().isdigit() or int(value) < 1:
         raise GuessLimitError(f"ORCHARD_GUESS_LIMIT must be a whole number of tries a minute, such as 30, not {value!r}")
     return f"{int(value)} per minute"
+
+
+CREW_LINK = re.compile(r"/c/[^/]+")
+
+
+class Orchard(Flask):
+    def log_exception(self, exc_info):
+        """Flask's error log line, without the crew link in the path (the link is the key)."""
+        path = CREW_LINK.sub("/c/<link>", request.path)
+        self.logger.error(f"Exception on {path} [{request.method}]", exc_info=exc_info)
 
 
 class BoundedInt(IntegerConverter):
@@ -57,14 +70,22 @@ def csrf_field():
     return Markup(f'<input type="hidden" name="csrf_token" value="{escape(generate_csrf())}">')
 
 
+def database_path(environ):
+    return environ.get("ORCHARD_DATABASE", str(HERE / "instance" / "orchard.db"))
+
+
 def create_app(test_config=None):
     """Build the app; test_config overrides the settings (DATABASE, SECRET_KEY, ...)."""
-    app = Flask(__name__, instance_path=str(HERE / "instance"))
-    database = os.environ.get("ORCHARD_DATABASE", str(HERE / "instance" / "orchard.db"))
+    app = Orchard(__name__, instance_path=str(HERE / "instance"))
+    database = database_path(os.environ)
     app.config.from_mapping(
         DATABASE=database,
         # A phone left on the table all evening must still be able to save.
         WTF_CSRF_TIME_LIMIT=int(timedelta(days=7).total_seconds()),
+        # Over https Flask-WTF would also demand a same-site Referer, but our pages send none
+        # (Referrer-Policy: no-referrer keeps crew links private): the token and the SameSite
+        # cookie are the check.
+        WTF_CSRF_SSL_STRICT=False,
         PERMANENT_SESSION_LIFETIME=timedelta(days=90),
         # The cookie is re-sent only when the session changes (at most daily, see below), not
         # with every answer and static file.
@@ -83,7 +104,7 @@ def create_app(test_config=None):
         app.config["GUESS_LIMIT"] = _guess_limit(os.environ["ORCHARD_GUESS_LIMIT"])
     if test_config:
         app.config.update(test_config)
-    Path(app.config["DATABASE"]).parent.mkdir(parents=True, exist_ok=True)
+    Path(app.config["DATABASE"]).parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(Path(app.config["DATABASE"]).parent)
 
@@ -106,13 +127,19 @@ def create_app(test_config=None):
     @app.errorhandler(CSRFError)
     def csrf_expired(error):
         """A stale or missing token: a friendly page that offers a reload, never a bare 400."""
-        back = request.headers.get("HX-Current-URL") or request.referrer or url_for("crews.home")
-        if wants_fragment():
-            response = make_response(render_block("errors/expired.html", "content", back=back), 400)
-            response.headers["HX-Retarget"] = "#main"
-            response.headers["HX-Reswap"] = "innerHTML"
-            return response
-        return render_template("errors/expired.html", back=back), 400
+        back = security.same_origin_path(
+            request.headers.get("HX-Current-URL") or request.referrer, url_for("crews.home"))
+        return render_error("errors/expired.html", 400, back=back)
+
+    @app.errorhandler(sqlite3.OperationalError)
+    def storage_fault(error):
+        """A full disk (or a write that waited too long for the lock) is the server's trouble,
+        not the visitor's: say so, and that nothing was saved, instead of a bare 500."""
+        message = str(error)
+        if "disk is full" in message or "database is locked" in message:
+            app.logger.error("Storage fault on %s: %s", CREW_LINK.sub("/c/<link>", request.path), message)
+            return render_error("errors/storage.html", 503, full="full" in message)
+        raise error
 
     @app.errorhandler(404)
     def not_found(error):
@@ -146,18 +173,68 @@ def create_app(test_config=None):
     return app
 
 
+# Waitress on the open internet: idle and slow connections are cheap (poll, not select, which
+# stops at file number 1024), each is closed after CHANNEL_TIMEOUT seconds of silence, and a
+# body larger than the largest upload is refused before it is buffered. The connection limit
+# stays well under the usual limit of 1024 open files per process.
+SERVE_DEFAULTS = {
+    "ORCHARD_THREADS": 8,
+    "ORCHARD_CONNECTION_LIMIT": 500,
+    "ORCHARD_CHANNEL_TIMEOUT": 20,
+    "ORCHARD_CLEANUP_INTERVAL": 5,
+}
+PROXY_HEADERS = {"x-forwarded-for", "x-forwarded-proto", "x-forwarded-host"}
+
+
+def serve_settings(environ):
+    """Waitress's keyword arguments from the environment (PORT, HOST, ORCHARD_*), with safe
+    defaults; a setting that is not a whole number stops the start with one clear sentence."""
+    numbers = {}
+    for name, default in {"PORT": 5000, **SERVE_DEFAULTS}.items():
+        raw = environ.get(name, str(default)).strip()
+        if not raw.isdigit() or int(raw) < 1:
+            raise SystemExit(f"{name} must be a whole number above 0, not {raw[:40]!r}.")
+        numbers[name] = int(raw)
+    settings = {
+        "host": environ.get("HOST", "0.0.0.0"),
+        "port": numbers["PORT"],
+        "threads": numbers["ORCHARD_THREADS"],
+        "connection_limit": numbers["ORCHARD_CONNECTION_LIMIT"],
+        "channel_timeout": numbers["ORCHARD_CHANNEL_TIMEOUT"],
+        "cleanup_interval": numbers["ORCHARD_CLEANUP_INTERVAL"],
+        "asyncore_use_poll": True,
+        "max_request_body_size": security.RESTORE_BODY_MAX,
+        "max_request_header_size": 64 * 1024,
+        "clear_untrusted_proxy_headers": True,
+    }
+    proxy = environ.get("ORCHARD_TRUSTED_PROXY", "").strip()
+    if proxy:
+        # The proxy's X-Forwarded-* headers name the real client and scheme: the guess limit
+        # then counts each visitor, and crew links say https://.
+        settings.update(trusted_proxy=proxy, trusted_proxy_count=1,
+                        trusted_proxy_headers=PROXY_HEADERS)
+    return settings
+
+
 if __name__ == "__main__":
     from waitress import serve
 
-    host = os.environ.get("HOST", "0.0.0.0")
-    port = int(os.environ.get("PORT", "5000"))
+    os.umask(0o077)  # whatever the server writes (database, backups, key) is the owner's alone
+    settings = serve_settings(os.environ)
     try:
         application = create_app()
+        rolling_backup(application.config["DATABASE"])
     except (PublicUrlError, GuessLimitError) as error:
-        raise SystemExit(str(error))
-    address = server_address(host, port)
+        raise SystemExit(str(error)) from None
+    except (sqlite3.DatabaseError, OSError, BackupError) as error:
+        database = Path(database_path(os.environ))
+        raise SystemExit(
+            f"Orchard cannot start: the database {database} is damaged or unreadable ({error}); "
+            f"the daily copies in {database.parent / 'backups'} are untouched, so move the damaged "
+            "file aside and copy the newest of them in its place."
+        ) from None
+    address = server_address(settings["host"], settings["port"])
     if not address.this_device_only:
         application.config["LAN_URL"] = address.url
-    rolling_backup(application.config["DATABASE"])
     print(startup_message(address, application.config["PUBLIC_URL"]), flush=True)
-    serve(application, host=host, port=port, threads=8)
+    serve(application, **settings)

@@ -23,6 +23,7 @@ def check_name(form, field):
     if not field.data:
         raise ValidationError("Enter a name.")
     if len(field.data) > NAME_MAX:
+        field.data = field.data[:NAME_MAX]  # the form shows it again: only an excerpt
         raise ValidationError(f"A name is at most {NAME_MAX} characters.")
     if any(unicodedata.category(ch).startswith("C") for ch in field.data):
         raise ValidationError("A name cannot contain control characters.")

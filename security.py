@@ -1,8 +1,20 @@
 """Keeping pages safe on the open internet: response headers, a limit on guessing crew links,
 and the optional passphrase for starting crews."""
-from flask import abort, current_app, render_template, request
+import hmac
+import os
+from urllib.parse import urlsplit
+
+from flask import abort, current_app, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
+from limits import parse
+
+from views.render import render_error
+
+# Every form here is a few short fields; a restore upload is one crew's JSON export.
+FORM_BODY_MAX = 256 * 1024
+RESTORE_BODY_MAX = 64 * 1024 * 1024
+RESTORE_ENDPOINT = "history.restore_create"
 
 # Scripts and styles only from our own origin: no inline code, no eval (htmx is configured
 # for that in base.html), and no framing. Crew tokens live in URLs, so no Referer ever.
@@ -30,7 +42,31 @@ HEADERS = {
 def add_security_headers(response):
     for name, value in HEADERS.items():
         response.headers.setdefault(name, value)
+    # A crew's pages and exports are behind its link: no shared or back-button cache keeps them.
+    if request.view_args and "token" in request.view_args:
+        response.headers["Cache-Control"] = "no-store"
     return response
+
+
+def same_origin_path(url, fallback):
+    """The path (and query) of `url` when it points into this site, else `fallback`: a link
+    built from a header must never lead elsewhere."""
+    parts = urlsplit(url or "")
+    if parts.scheme not in ("http", "https") or parts.netloc != request.host:
+        return fallback
+    path = "/" + parts.path.lstrip("/")  # never "//elsewhere", which a browser reads as a host
+    return path + (f"?{parts.query}" if parts.query else "")
+
+
+def limit_request_body():
+    """Set this request's body limit before anything reads the body (CSRFProtect reads the
+    form in its own before_request hook, registered after this one)."""
+    if request.endpoint == RESTORE_ENDPOINT:
+        request.max_content_length = RESTORE_BODY_MAX
+
+
+def too_large(error):
+    return render_error("errors/too_large.html", 413)
 
 
 def refuse_json_bodies():
@@ -46,20 +82,61 @@ def _counts_as_guess(response):
     return response.status_code == 404
 
 
+def passphrase_refusal(typed):
+    """None when the server has no passphrase or `typed` is it; otherwise the status and the
+    message for the form. Wrong passphrases are limited per address (PASSPHRASE_LIMIT); anything
+    that is not text, such as a file posted in its place, counts as a wrong one."""
+    passphrase = current_app.config.get("PASSPHRASE")
+    if not passphrase:
+        return None
+    if not _allowance("PASSPHRASE_LIMIT", test_only=True):
+        return 429, "Too many wrong passphrases from this address: wait a few minutes, then try again."
+    typed = typed if isinstance(typed, str) else ""
+    if hmac.compare_digest(typed.encode(), passphrase.encode()):
+        return None
+    _allowance("PASSPHRASE_LIMIT")
+    return 403, "That is not this server's passphrase."
+
+
+def new_crew_allowed():
+    """Whether this address may start (or restore) one more crew now (CREW_LIMIT); each call
+    that says yes counts one."""
+    return _allowance("CREW_LIMIT")
+
+
+TOO_MANY_CREWS = "This address has started many crews lately: wait a while before starting another."
+
+
+def _allowance(setting, test_only=False):
+    """Count one against this address's allowance named by a config setting ("10 per hour"),
+    or only look; False once it is used up."""
+    limit = parse(current_app.config[setting])
+    counter = current_app.extensions["orchard_limiter"].limiter
+    if test_only:
+        return counter.test(limit, setting, get_remote_address())
+    return counter.hit(limit, setting, get_remote_address())
+
+
 def too_many_guesses(error):
-    return render_template("errors/too_many.html"), 429
+    return render_error("errors/too_many.html", 429)
 
 
 def init_app(app):
+    if app.config["MAX_CONTENT_LENGTH"] is None:  # Flask's default is no limit at all
+        app.config["MAX_CONTENT_LENGTH"] = FORM_BODY_MAX
     app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
     app.config.setdefault("GUESS_LIMIT", "30 per minute")
+    app.config.setdefault("PASSPHRASE_LIMIT", "10 per 10 minutes")
+    app.config.setdefault("CREW_LIMIT", os.environ.get("ORCHARD_CREW_LIMIT") or "30 per hour")
     app.after_request(add_security_headers)
+    app.before_request(limit_request_body)
     app.before_request(refuse_json_bodies)
     # One counter per address across every page, so guessing many different links adds up.
-    Limiter(
+    app.extensions["orchard_limiter"] = Limiter(
         get_remote_address,
         app=app,
         application_limits=[lambda: current_app.config["GUESS_LIMIT"]],
         application_limits_deduct_when=_counts_as_guess,
     )
     app.register_error_handler(429, too_many_guesses)
+    app.register_error_handler(413, too_large)

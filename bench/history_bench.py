@@ -26,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from app import create_app  # noqa: E402
 from scoring import DECK, HouseRules, game_result, score_counts  # noqa: E402
 from store import connect, write  # noqa: E402
+from store.crews import token_hash  # noqa: E402
 from store.stats import target_bonus  # noqa: E402
 
 PLAYERS = ["Ann", "Ben", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hana"]
@@ -59,11 +60,15 @@ def round_pool(rng, size=600):
     return pool[:size]
 
 
+def _token(name):
+    return f"bench-{name.lower().replace(' ', '-')}"
+
+
 def build_crew(db, name, games, rng, pool, start):
     """A crew with `games` finished games, three a night every other evening."""
     crew_id = db.execute(
-        "INSERT INTO crews (name, token, created) VALUES (?, ?, ?)",
-        [name, f"bench-{name.lower().replace(' ', '-')}", start.isoformat(timespec="seconds")],
+        "INSERT INTO crews (name, token_hash, created) VALUES (?, ?, ?)",
+        [name, token_hash(_token(name)), start.isoformat(timespec="seconds")],
     ).lastrowid
     ids = [db.execute("INSERT INTO players (crew_id, name, created) VALUES (?, ?, ?)",
                       [crew_id, player, start.isoformat(timespec="seconds")]).lastrowid for player in PLAYERS]
@@ -117,7 +122,7 @@ def build_crew(db, name, games, rng, pool, start):
 def pages(db, crew_id):
     """The four pages to time: the list, the busiest player, them against their most frequent
     opponent, and a game of 15 rounds."""
-    token = db.execute("SELECT token FROM crews WHERE id = ?", [crew_id]).fetchone()[0]
+    token = _token(db.execute("SELECT name FROM crews WHERE id = ?", [crew_id]).fetchone()[0])
     busiest = db.execute(
         "SELECT player_id FROM seats JOIN games ON games.id = seats.game_id WHERE crew_id = ?"
         " GROUP BY player_id ORDER BY count(*) DESC LIMIT 1", [crew_id]).fetchone()[0]

@@ -1,6 +1,7 @@
 """Orchard's rule engine for Apples: cards, pile scores, round checks, bidding, tricks and game end."""
 
 from .bidding import (
+    MAX_AUCTION_CALLS,
     MAX_BID,
     Auction,
     Bid,
@@ -30,7 +31,7 @@ from .cards import (
     rank_value,
 )
 from .game import MAX_GOAL, GameError, GameResult, HouseRules, game_result, running_totals
-from .piles import Group, PileError, PileScore, format_points, score_counts, score_pile
+from .piles import MAX_PILE_CARDS, Group, PileError, PileScore, format_points, score_counts, score_pile
 from .limits import NAME_MAX, NOTE_MAX
 from .rounds import (MODES, PLAYERS, Hand, Problem, QuickHand, check_entry, check_quick_round, check_round,
                      entered_hand, parse_hand, quick_from_exact, score_hand, score_round)
@@ -38,12 +39,12 @@ from .standing import Standing, rematch_first_dealer, round_dealer, standing
 from .tricks import TrickError, TrickResult, trick_winner
 
 __all__ = [
-    "Auction", "Bid", "BidError", "auction", "dealer_seat", "first_bidder_seat", "highest_bid",
+    "MAX_AUCTION_CALLS", "Auction", "Bid", "BidError", "auction", "dealer_seat", "first_bidder_seat", "highest_bid",
     "is_legal_call", "legal_call_error", "parse_call",
     "DECK", "RANK_NAMES", "RANKS", "SUIT_NAMES", "SUIT_SYMBOLS", "SUITS", "Card", "CardError",
     "parse_card", "parse_cards", "parse_rank", "parse_suit", "rank_name", "rank_value",
     "MAX_GOAL", "GameError", "GameResult", "HouseRules", "game_result", "running_totals",
-    "Group", "PileError", "PileScore", "format_points", "score_counts", "score_pile",
+    "MAX_PILE_CARDS", "Group", "PileError", "PileScore", "format_points", "score_counts", "score_pile",
     "MODES", "PLAYERS", "Hand", "Problem", "QuickHand", "check_entry", "check_quick_round", "check_round",
     "parse_hand", "quick_from_exact", "score_round", "entered_hand", "score_hand", "NAME_MAX", "NOTE_MAX",
     "Standing", "rematch_first_dealer", "round_dealer", "standing", "MAX_BID",

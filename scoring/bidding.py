@@ -9,6 +9,10 @@ from typing import Sequence
 from .cards import SUIT_HINT, SUIT_NAMES, SUIT_SYMBOLS, SUITS, CardError, is_whole_number, parse_suit
 
 MAX_BID = 13
+_ALL_BIDS = MAX_BID * len(SUITS)
+# The longest legal auction: three passes, then every one of the 52 bids with two passes
+# between each and the next, then the three passes that end it.
+MAX_AUCTION_CALLS = 3 + _ALL_BIDS + 2 * (_ALL_BIDS - 1) + 3
 PASS_WORDS = ("pass", "p", "-")
 _NUMBER_WORDS = ("One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten",
                  "Eleven", "Twelve", "Thirteen")

@@ -6,8 +6,9 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
-from .cards import RANKS, Card, is_whole_number, parse_card, parse_cards, parse_rank, rank_name, rank_value
+from .cards import DECK, RANKS, Card, is_whole_number, parse_card, parse_cards, parse_rank, rank_name, rank_value
 
+MAX_PILE_CARDS = len(DECK)  # every card of the deck in one pile, and not one more
 MINUS = "−"  # the real minus sign reads better than a hyphen next to card values
 TARGET_TRIPLE_POINTS = 40
 TARGET_FOUR_POINTS = 80

@@ -1,6 +1,7 @@
 """One SQLite file: a connection per request, migrations at start, write transactions."""
 import contextlib
 import datetime
+import os
 import sqlite3
 
 import sqlite_utils
@@ -21,8 +22,19 @@ def connect(path):
     return db
 
 
+def owner_only(path):
+    """Create the file readable by its owner only, or make an existing one so. SQLite gives the
+    WAL and shared-memory files the database file's permissions."""
+    os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+    os.chmod(path, 0o600)
+
+
 def migrate(path):
     """Create or upgrade the schema and switch the file to WAL mode."""
+    owner_only(path)
+    for companion in (f"{path}-wal", f"{path}-shm"):
+        if os.path.exists(companion):
+            owner_only(companion)
     db = connect(path)
     try:
         db.enable_wal()

@@ -1,5 +1,6 @@
-"""Crews and their players."""
-import hmac
+"""Crews and their players. A crew's link holds its token; the store keeps only the token's
+SHA-256 hash, so whoever knows the link is the only one who can rebuild it."""
+import hashlib
 import secrets
 
 from . import get_db, now, write
@@ -9,7 +10,7 @@ def create_crew(name):
     """Store a new crew under a fresh unguessable token (256 bits) and return it."""
     token = secrets.token_urlsafe(32)
     with write() as db:
-        db["crews"].insert({"name": name, "token": token, "created": now()})
+        db["crews"].insert({"name": name, "token_hash": token_hash(token), "created": now()})
     return crew_by_token(token)
 
 
@@ -17,17 +18,18 @@ def rotate_token(crew_id):
     """Give the crew a new link; the old one stops working at once. Returns the new token."""
     token = secrets.token_urlsafe(32)
     with write() as db:
-        db.execute("UPDATE crews SET token = ? WHERE id = ?", [token, crew_id])
+        db.execute("UPDATE crews SET token_hash = ? WHERE id = ?", [token_hash(token), crew_id])
     return token
 
 
+def token_hash(token):
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
 def crew_by_token(token):
-    """The crew that owns this link, or None."""
-    rows = list(get_db().query("SELECT * FROM crews WHERE token = ?", [token]))
-    # The index finds the row; the constant-time compare keeps timing from hinting at tokens.
-    if rows and hmac.compare_digest(rows[0]["token"], token):
-        return rows[0]
-    return None
+    """The crew that owns this link, or None; its "token" is the one it was found by."""
+    rows = list(get_db().query("SELECT * FROM crews WHERE token_hash = ?", [token_hash(token)]))
+    return {**rows[0], "token": token} if rows else None
 
 
 def players(crew_id):

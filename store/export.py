@@ -11,6 +11,7 @@ import csv
 import datetime
 import io
 import json
+import re
 
 from scoring import SUIT_NAMES
 
@@ -64,6 +65,19 @@ def csv_rows(crew_id, game_id=None):
         ]
 
 
+# A spreadsheet runs a cell that starts with one of these as a formula (OWASP "CSV injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+PLAIN_NUMBER = re.compile(r"-?[0-9]+(\.[0-9]+)?")
+
+
+def _csv_cell(value):
+    """A value as a spreadsheet should read it: text that could start a formula gets a leading
+    apostrophe, so it stays text; numbers (negative scores too) stay numbers."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS) and not PLAIN_NUMBER.fullmatch(value):
+        return "'" + value
+    return value
+
+
 def _won_text(row):
     """Exact mode: the won cards; quick mode: each counted rank as often as it was won."""
     if row["mode"] == "exact":
@@ -82,7 +96,7 @@ def csv_chunks(crew_id, game_id=None):
         if index % 500 == 0:
             buffer.seek(0)
             buffer.truncate()
-        writer.writerow(row)
+        writer.writerow([_csv_cell(value) for value in row])
         if index % 500 == 499:
             yield buffer.getvalue()
             buffer.seek(0)

@@ -11,6 +11,7 @@ from scoring import MAX_BID, MODES, NAME_MAX, NOTE_MAX, PLAYERS, SUIT_NAMES, Gam
 
 from . import get_db, now, write
 from .rounds import hand_score, round_problems
+from .crews import token_hash
 from .stats import bonus_of
 
 from .export import FORMAT, VERSION
@@ -35,15 +36,15 @@ def restore(data):
         crew_id = _insert(crew, players, games, token)
     except sqlite3.IntegrityError as error:
         raise RestoreError(f"The export is incomplete or damaged ({error}).") from None
-    return next(get_db().query("SELECT * FROM crews WHERE id = ?", [crew_id]))
+    return {**next(get_db().query("SELECT * FROM crews WHERE id = ?", [crew_id])), "token": token}
 
 
 def _insert(crew, players, games, token):
     with write() as db:
         crew_id = db.execute(
-            "INSERT INTO crews (name, token, created, goal, tie_rule, min_bid, redeal_moves_deal)"
+            "INSERT INTO crews (name, token_hash, created, goal, tie_rule, min_bid, redeal_moves_deal)"
             " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [crew["name"], token, crew["created"], crew["goal"], crew["tie_rule"], crew["min_bid"],
+            [crew["name"], token_hash(token), crew["created"], crew["goal"], crew["tie_rule"], crew["min_bid"],
              int(crew["redeal_moves_deal"])],
         ).lastrowid
         player_ids = {}

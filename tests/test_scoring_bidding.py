@@ -184,3 +184,13 @@ def test_first_bidder_sits_left_of_the_dealer(dealer, bidder):
 
 def test_first_bidder_moves_one_seat_each_round():
     assert [first_bidder_seat(dealer_seat(2, n)) for n in range(1, 6)] == [3, 0, 1, 2, 3]
+
+
+def test_the_longest_legal_auction_has_max_auction_calls():
+    """Three passes, every bid with two passes between, three passes to end: the tools' bound."""
+    from scoring import MAX_AUCTION_CALLS
+
+    bids = [f"{number}{suit}" for number in range(1, 14) for suit in "DHCS"]
+    calls = ["pass"] * 3 + [call for bid in bids for call in (bid, "pass", "pass")][:-2] + ["pass"] * 3
+    state = auction(calls)
+    assert state.over and len(calls) == MAX_AUCTION_CALLS

@@ -133,7 +133,8 @@ def test_pile_taps_are_links_that_rebuild_the_pile(client, crew):
     assert items(page, "pile-lines") == FIRST_EXAMPLE_LINES
     # A tap on a won card takes it out; the link already holds the pile without it.
     without_ace = tap_url(page, "data-card", "AD")
-    assert "AD" not in without_ace and "AH" in without_ace
+    question = without_ace.split("?", 1)[1]  # the crew link itself may hold any letters
+    assert "AD" not in question and "AH" in question
     assert '<strong class="total" id="pile-total">10</strong>' in text(client.get(without_ace))
 
 

@@ -243,3 +243,22 @@ def test_restore_asks_for_the_servers_passphrase(known_template, tmp_path):
 def test_the_restore_page_has_the_upload_form(client):
     body = client.get("/restore").get_data(as_text=True)
     assert 'enctype="multipart/form-data"' in body and 'type="file"' in body
+
+
+@pytest.mark.parametrize("name", ['=HYPERLINK("http://evil.example","x")', "+1+1", "-2+3", "-inf", "@SUM(A1)"])
+def test_a_name_a_spreadsheet_would_run_as_a_formula_is_written_as_text(known, name):
+    app, client, crew_url = known
+    players_page = client.get(crew_url + "players").get_data(as_text=True)
+    player_url = re.search(r'href="([^"]*/players/\d+)"', players_page).group(1)
+    assert client.post(player_url + "/rename", data={"name": name}).status_code in (200, 303)
+    rows = csv_of(client.get(crew_url + "games/1/export.csv"))
+    cells = [cell for row in rows for cell in row]
+    formula_starts = ("=", "+", "-", "@", "\t", "\r")
+    assert not [c for c in cells if c.startswith(formula_starts) and not re.fullmatch(r"-\d+", c)]
+    assert "'" + name in cells
+
+
+def test_negative_scores_stay_numbers_in_the_csv(known):
+    app, client, crew_url = known
+    rows = csv_of(client.get(crew_url + "games/1/export.csv"))
+    assert "-15" in [dict(zip(CSV_HEADER, row))["score"] for row in rows[1:]]

@@ -4,10 +4,12 @@ The old database is built with only m0001 (the first released schema) and filled
 release wrote rows: JSON rank counts for quick hands, space-separated cards for exact hands, a
 cached score per hand, corrections as replaced revisions, undone rounds kept as 'deleted'.
 """
+import hashlib
 import json
 import re
 import sqlite3
 from contextlib import closing
+from pathlib import Path
 
 import pytest
 
@@ -26,9 +28,10 @@ EXACT_DEAL = [
     ("2C", "2D 2H 2S 3H 3S 4D 4C 4S 5D 5H 5C 5S"),
     ("7D", "6D 6H 6C 7H 7C 7S 8D 8H 8C 8S 9H 9S"),
 ]
-# m0001's columns: after the upgrade each of these must read back exactly as it was written.
+# m0001's columns: after the upgrade each of these must read back exactly as it was written
+# (all but crews.token, which m0005 replaces with its hash).
 FIRST_SCHEMA = {
-    "crews": "id, name, token, created",
+    "crews": "id, name, created",
     "players": "id, crew_id, name, created",
     "games": "id, crew_id, created, finished, goal, first_dealer, status, winner_seats, rematch_of",
     "seats": "game_id, seat, player_id",
@@ -180,6 +183,19 @@ def test_every_migration_applies_to_a_first_release_database(upgraded):
 def test_every_first_release_row_reads_back_unchanged(upgraded):
     app, client, old = upgraded
     assert _first_schema_rows(app.config["DATABASE"]) == old["rows"]
+
+
+def test_old_crew_links_still_open_and_the_file_keeps_only_their_hashes(upgraded):
+    app, client, old = upgraded
+    assert client.get(f"/c/{old['crew']}/").status_code == 200
+    assert client.get(f"/c/{old['other']}/").status_code == 200
+    with closing(sqlite3.connect(app.config["DATABASE"])) as conn:
+        columns = [row[1] for row in conn.execute("PRAGMA table_info(crews)")]
+        hashes = {row[0] for row in conn.execute("SELECT token_hash FROM crews")}
+    assert "token" not in columns
+    assert hashes == {hashlib.sha256(token.encode()).hexdigest() for token in (old["crew"], old["other"])}
+    files = [Path(app.config["DATABASE"] + suffix) for suffix in ("", "-wal")]
+    assert not [f for f in files if f.exists() and old["crew"].encode() in f.read_bytes()]
 
 
 def test_later_columns_take_the_rule_book_defaults(upgraded):

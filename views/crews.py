@@ -1,12 +1,11 @@
 """Starting a crew, the crew's home page with its join QR code, and remembered crews."""
 import segno
-import hmac
+from flask import Blueprint, flash, session, url_for
 
-from flask import Blueprint, current_app, flash, session, url_for
-
-from table.games import house_rules
-from share_links import share_link
+import security
 from forms import CrewForm, HouseRulesForm
+from share_links import share_link
+from table.games import house_rules
 from store import crews as crew_store
 from store import games as game_store
 
@@ -26,18 +25,23 @@ def home():
 def crew_create():
     form = CrewForm()
     valid = form.validate_on_submit()
-    passphrase = current_app.config.get("PASSPHRASE")
-    if passphrase and not hmac.compare_digest(
-        (form.passphrase.data or "").encode(), passphrase.encode()
-    ):
-        form.passphrase.errors = ["That is not this server's passphrase."]
+    refusal = security.passphrase_refusal(form.passphrase.data)
+    if refusal:
+        status, message = refusal
+        form.passphrase.errors = [message]
         return render(
-            "crews/home.html", "crew_form", status=403, form=form,
+            "crews/home.html", "crew_form", status=status, form=form,
             remembered=session.get("crews", []),
         )
     if not valid:
         return render(
             "crews/home.html", "crew_form", status=422, form=form,
+            remembered=session.get("crews", []),
+        )
+    if not security.new_crew_allowed():
+        form.name.errors = [security.TOO_MANY_CREWS]
+        return render(
+            "crews/home.html", "crew_form", status=429, form=form,
             remembered=session.get("crews", []),
         )
     crew = crew_store.create_crew(form.name.data)
@@ -73,8 +77,8 @@ def house_rules_update(token):
 
 
 def _crew_page(crew, rules_form, status=200, block=None):
-    token = crew["token"]
-    link = share_link(url_for("crews.crew_show", token=token))
+    # The link is rebuilt from the token this request came in by: the store keeps only its hash.
+    link = share_link(url_for("crews.crew_show", token=crew["token"]))
     qr = segno.make(link.url, error="m").svg_inline(scale=4, dark="#000", light="#fff", omitsize=True)
     return render(
         "crews/show.html",

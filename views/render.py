@@ -39,3 +39,14 @@ def see_other(url):
     response = make_response("", 303)
     response.headers["Location"] = url
     return response
+
+
+def render_error(template_name, status, **context):
+    """An error page; an htmx request gets its content in place of the page's main area
+    (the form that failed may be anywhere on the page)."""
+    if wants_fragment():
+        response = make_response(render_block(template_name, "content", **context), status)
+        response.headers["HX-Retarget"] = "#main"
+        response.headers["HX-Reswap"] = "innerHTML"
+        return response
+    return make_response(render_template(template_name, **context), status)

@@ -2,6 +2,7 @@
 the request builders the hostile-input tests draw from (`app.url_map`, GET and POST, with and
 without `HX-Request`)."""
 import re
+import secrets
 import sqlite3
 import traceback
 from contextlib import closing
@@ -12,6 +13,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 from app import create_app
+from store.crews import token_hash
 from test_rounds import BIG_COUNTS, BIG_TARGETS, exact_round
 from views.static_files import HTMX_VERSION
 
@@ -124,15 +126,17 @@ class World:
         self.path = str(path)
         self.app = create_app({
             "DATABASE": self.path, "SECRET_KEY": "hostile-input", "WTF_CSRF_ENABLED": False,
-            # The guessing limit is tested elsewhere; here it would only turn answers into 429s.
-            "GUESS_LIMIT": "1000000 per minute",
+            # The guessing and crew limits are tested elsewhere; here they would only turn
+            # answers into 429s.
+            "GUESS_LIMIT": "1000000 per minute", "CREW_LIMIT": "1000000 per minute",
         })
         self.victim = self.app.test_client()
         self.attacker = self.app.test_client()
         self.victim_token, self.victim_game = _crew_with_game(self.victim, VICTIM_CREW, VICTIM_NAMES)
         attacker_token, self.attacker_game = _crew_with_game(self.attacker, "Fuzz crew", ATTACKER_NAMES)
-        self.attacker_crew = self.query("SELECT id FROM crews WHERE token = ?", [attacker_token])[0][0]
-        self.victim_crew = self.query("SELECT id FROM crews WHERE token = ?", [self.victim_token])[0][0]
+        self._attacker_token = attacker_token
+        self.attacker_crew = self._crew_id(attacker_token)
+        self.victim_crew = self._crew_id(self.victim_token)
         self.rules = sorted(
             (rule for rule in self.app.url_map.iter_rules()), key=lambda rule: (rule.rule, rule.endpoint)
         )
@@ -149,10 +153,20 @@ class World:
         with closing(sqlite3.connect(self.path)) as conn:
             return conn.execute(sql, params).fetchall()
 
+    def _crew_id(self, token):
+        return self.query("SELECT id FROM crews WHERE token_hash = ?", [token_hash(token)])[0][0]
+
     @property
     def attacker_token(self):
-        """The attacker's link as it is now (the fuzzer may have rotated it)."""
-        return self.query("SELECT token FROM crews WHERE id = ?", [self.attacker_crew])[0][0]
+        """The attacker's link as it is now. The fuzzer may have rotated it, and the store keeps
+        only its hash, so a rotated link is set back to one the attacker knows."""
+        stored = self.query("SELECT token_hash FROM crews WHERE id = ?", [self.attacker_crew])[0][0]
+        if stored != token_hash(self._attacker_token):
+            self._attacker_token = secrets.token_urlsafe(32)
+            with closing(sqlite3.connect(self.path)) as conn, conn:
+                conn.execute("UPDATE crews SET token_hash = ? WHERE id = ?",
+                             [token_hash(self._attacker_token), self.attacker_crew])
+        return self._attacker_token
 
     def ids(self, name):
         """The attacker's and the victim's ids for a URL part named like a table's key."""

@@ -180,8 +180,9 @@ def plan_scores(number):
 class ServerProcess:
     """`python app.py` on a free loopback port with its own database."""
 
-    def __init__(self, database, log=None):
+    def __init__(self, database, log=None, env=None):
         self.database = Path(database)
+        self.env = env or {}
         self.port = free_port()
         self.log = log
         self.process = None
@@ -192,7 +193,7 @@ class ServerProcess:
 
     def start(self, timeout=20):
         env = {**os.environ, "PORT": str(self.port), "HOST": "127.0.0.1",
-               "ORCHARD_DATABASE": str(self.database), "PYTHONUNBUFFERED": "1"}
+               "ORCHARD_DATABASE": str(self.database), "PYTHONUNBUFFERED": "1", **self.env}
         env.pop("ORCHARD_PASSPHRASE", None)
         env.pop("ORCHARD_PUBLIC_URL", None)
         self.process = subprocess.Popen(

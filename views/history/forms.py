@@ -53,6 +53,7 @@ def check_note(form, field):
         raise ValidationError("A note is text.")
     field.data = " ".join((field.data or "").split())
     if len(field.data) > NOTE_MAX:
+        field.data = field.data[:NOTE_MAX]  # the form shows it again: only an excerpt
         raise ValidationError(f"A note is at most {NOTE_MAX} characters.")
     if any(unicodedata.category(ch).startswith("C") for ch in field.data):
         raise ValidationError("A note cannot contain control characters.")

@@ -1,10 +1,10 @@
 """Export a crew's history or one game as CSV and JSON, and restore a JSON export as a new crew."""
-import hmac
 import json
 import re
 
-from flask import Response, current_app, flash, request, stream_with_context, url_for
+from flask import Response, flash, stream_with_context, url_for
 
+import security
 from store import export as crew_export
 from store import restore as crew_restore
 
@@ -12,8 +12,6 @@ from . import bp
 from .forms import RestoreForm
 from ..lookup import load_crew, load_game
 from ..render import render, see_other
-
-MAX_UPLOAD = 64 * 1024 * 1024  # a crew with thousands of games exports to a few tens of MB
 
 
 def _filename(crew, what, extension):
@@ -64,6 +62,17 @@ def game_export_json(token, game_id):
     return _json(crew, f"game-{game_id}", game_id)
 
 
+def _parsed(raw):
+    """The JSON in an uploaded file. Text that cannot be stored (a lone surrogate such as
+    "\\ud800", which JSON allows and UTF-8 does not) is refused here, once for the whole file."""
+    data = json.loads(raw.decode("utf-8-sig"))
+    try:
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise crew_restore.RestoreError("The file holds text that is not proper Unicode.") from None
+    return data
+
+
 @bp.get("/restore")
 def restore_show():
     return render("history/restore.html", form=RestoreForm(), crew=None)
@@ -72,19 +81,21 @@ def restore_show():
 @bp.post("/restore")
 def restore_create():
     """A JSON export becomes a new crew with its own new link; nothing else is touched."""
-    request.max_content_length = MAX_UPLOAD
     form = RestoreForm()
     valid = form.validate_on_submit()
-    passphrase = current_app.config.get("PASSPHRASE")
-    typed = form.passphrase.data if isinstance(form.passphrase.data, str) else ""
-    if passphrase and not hmac.compare_digest(typed.encode(), passphrase.encode()):
-        form.passphrase.errors = ["That is not this server's passphrase."]
-        return render("history/restore.html", "restore_form", status=403, form=form, crew=None)
+    refusal = security.passphrase_refusal(form.passphrase.data)
+    if refusal:
+        status, message = refusal
+        form.passphrase.errors = [message]
+        return render("history/restore.html", "restore_form", status=status, form=form, crew=None)
+    if valid and not security.new_crew_allowed():
+        form.file.errors.append(security.TOO_MANY_CREWS)
+        return render("history/restore.html", "restore_form", status=429, form=form, crew=None)
     if valid:
         try:
-            data = json.loads(form.file.data.read().decode("utf-8-sig"))
+            data = _parsed(form.file.data.read())
             crew = crew_restore.restore(data)
-        except (UnicodeDecodeError, json.JSONDecodeError):
+        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
             form.file.errors.append("This file is not JSON: pick the .json export of a crew.")
         except crew_restore.RestoreError as error:
             form.file.errors.append(f"Nothing was restored. {error}")

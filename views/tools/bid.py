@@ -6,14 +6,14 @@ from wtforms.validators import ValidationError
 
 from table.games import house_rules
 from scoring import (
-    SUIT_NAMES, SUIT_SYMBOLS, SUITS, Bid, BidError, auction, first_bidder_seat, legal_call_error, parse_call,
+    MAX_AUCTION_CALLS, SUIT_NAMES, SUIT_SYMBOLS, SUITS, Bid, BidError, auction, first_bidder_seat, legal_call_error, parse_call,
 )
 from scoring.bidding import MAX_BID
 
 from ..lookup import load_crew
 
 from . import bp
-from .common import QuestionForm, Tap, answer, tokens
+from .common import QuestionForm, Tap, answer, at_most, one, tokens
 
 
 ORDINALS = ("First", "Second", "Third", "Fourth")
@@ -36,8 +36,9 @@ def call_label(call):
 
 
 class BidQuestionForm(QuestionForm):
-    calls = StringField("Calls so far")
-    next = StringField("Next call")
+    calls = StringField("Calls so far", validators=[
+        at_most(MAX_AUCTION_CALLS, f"An auction has at most {MAX_AUCTION_CALLS} calls.")])
+    next = StringField("Next call", validators=[one("a call")])
 
     def validate_calls(self, field):
         self.call_list, problem = [], None

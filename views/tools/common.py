@@ -15,8 +15,39 @@ GRID_SUITS = ("S", "H", "C", "D")  # the order of the round page's card grid
 SEPARATORS = re.compile(r"[\s,]+")
 
 
+# A card, suit, rank count or call is a few characters ("10♠", "Spades", "J:3", "pass");
+# a text longer than this many per item is not a question anyone typed.
+CHARS_PER_ITEM = 20
+
+
 def tokens(text):
     return [part for part in SEPARATORS.split(text or "") if part]
+
+
+def at_most(items, message):
+    """A field listing at most `items` things (cards, counts, calls): a longer one is cut to
+    that many, which are still read, and refused with `message`, before any work is done."""
+
+    def check(form, field):
+        text = field.data if isinstance(field.data, str) else ""
+        cut = text[: items * CHARS_PER_ITEM]
+        parts = tokens(cut)
+        if len(text) > len(cut) or len(parts) > items:
+            field.data = " ".join(parts[:items])
+            raise ValidationError(message)
+
+    return check
+
+
+def one(what):
+    """A field naming one thing (a target card, a suit, a call), cut short if it is far too long."""
+
+    def check(form, field):
+        if isinstance(field.data, str) and len(field.data) > CHARS_PER_ITEM:
+            field.data = field.data[:CHARS_PER_ITEM]
+            raise ValidationError(f"That is too long to be {what}.")
+
+    return check
 
 
 def answer(template, block, status, canonical, **context):

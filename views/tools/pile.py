@@ -8,13 +8,13 @@ from wtforms import StringField
 from wtforms.validators import ValidationError
 
 from scoring import (
-    DECK, RANKS, CardError, PileError, parse_card, parse_rank, rank_name, score_counts, score_pile,
+    DECK, MAX_PILE_CARDS, RANKS, CardError, PileError, parse_card, parse_rank, rank_name, score_counts, score_pile,
 )
 
 from ..lookup import load_crew
 
 from . import bp
-from .common import CardsQuestion, GRID_SUITS, QuestionForm, Tap, answer, tokens
+from .common import CardsQuestion, GRID_SUITS, QuestionForm, Tap, answer, at_most, one, tokens
 
 
 @dataclass(frozen=True)
@@ -93,11 +93,13 @@ class Pile:
 
 
 class PileForm(CardsQuestion, QuestionForm):
-    mode = StringField("Entry")
-    target = StringField("Target card")
-    cards = StringField("Won cards")
-    counts = StringField("Won cards by rank")
-    pick = StringField()
+    mode = StringField("Entry", validators=[one("an entry mode")])
+    target = StringField("Target card", validators=[one("a card")])
+    cards = StringField("Won cards", validators=[
+        at_most(MAX_PILE_CARDS, f"A pile holds at most {MAX_PILE_CARDS} cards.")])
+    counts = StringField("Won cards by rank", validators=[
+        at_most(len(RANKS), f"A pile holds at most {len(RANKS)} ranks.")])
+    pick = StringField(validators=[one("a choice")])
 
     def validate_mode(self, field):
         if field.data not in (None, "", "exact", "quick"):

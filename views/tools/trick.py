@@ -4,20 +4,21 @@ from flask import url_for
 from wtforms import StringField
 from wtforms.validators import ValidationError
 
-from scoring import DECK, SUIT_NAMES, SUIT_SYMBOLS, CardError, TrickError, parse_suit, trick_winner
+from scoring import DECK, MAX_PILE_CARDS, SUIT_NAMES, SUIT_SYMBOLS, CardError, TrickError, parse_suit, trick_winner
 
 from ..lookup import load_crew
 
 from . import bp
-from .common import CardsQuestion, GRID_SUITS, QuestionForm, Tap, answer
+from .common import CardsQuestion, GRID_SUITS, QuestionForm, Tap, answer, at_most, one
 
 
 PLACES = ("1st", "2nd", "3rd", "4th")  # in play order; the 1st card is the one led
 
 
 class TrickForm(CardsQuestion, QuestionForm):
-    trump = StringField("Trump")
-    cards = StringField("Cards in play order")
+    trump = StringField("Trump", validators=[one("a suit")])
+    cards = StringField("Cards in play order", validators=[
+        at_most(MAX_PILE_CARDS, f"Too many cards: a deck has {MAX_PILE_CARDS}.")])
 
     def validate_trump(self, field):
         self.trump_suit = None

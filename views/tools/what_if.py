@@ -14,16 +14,16 @@ from store import rounds as round_store
 from ..lookup import load_game
 
 from . import bp
-from .common import QuestionForm, answer
+from .common import QuestionForm, answer, one
 
 
 class WhatIfForm(QuestionForm):
-    change = StringField()
-    card = StringField("Card to move")
-    rank = StringField("Rank to move")
-    to = StringField("To")
-    seat = StringField("Whose target")
-    target = StringField("New target card")
+    change = StringField(validators=[one("a change")])
+    card = StringField("Card to move", validators=[one("a card")])
+    rank = StringField("Rank to move", validators=[one("a rank")])
+    to = StringField("To", validators=[one("a seat")])
+    seat = StringField("Whose target", validators=[one("a seat")])
+    target = StringField("New target card", validators=[one("a card")])
 
     def validate_change(self, field):
         if field.data not in (None, "", "move", "target"):
@@ -49,7 +49,7 @@ class WhatIfForm(QuestionForm):
 
 
 # "from" is a Python keyword, so the field is added by name; the address reads ?rank=J&from=0&to=1.
-setattr(WhatIfForm, "from", StringField("From"))
+setattr(WhatIfForm, "from", StringField("From", validators=[one("a seat")]))
 
 
 def _optional(text, parse):
