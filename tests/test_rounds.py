@@ -408,3 +408,13 @@ def test_a_breakdown_links_its_lines_to_the_rules_and_offers_what_if(client, tab
     assert f'href="{url}/what-if"' in page
     assert page.count(f'href="{rules}#scoring"') == 1
     assert "House rules of this game: Play to 250 · A tie at the top plays on" in page
+
+
+def test_quick_mode_refuses_a_target_card_another_player_chose(client, table):
+    table.start_game()
+    url = table.start_round()
+    assert client.post(url + "/hands/0/target", data={"target": "10S"}).status_code == 200
+    response = client.post(url + "/hands/1/target", data={"rank": "10", "suit": "S"})
+    assert response.status_code == 409
+    assert notice(response) == "10♠ is already Ann's target card."
+    assert client.post(url + "/hands/1/target", data={"rank": "10", "suit": "H"}).status_code == 200

@@ -175,3 +175,16 @@ def test_agreeing_needs_a_seat(client, table):
     response = client.post(url + "/agree")
     assert response.status_code == 403
     assert notice(response) == "Take a seat to agree to your score."
+
+
+def test_agreeing_twice_records_one_sign_off(app, table, phones):
+    from store import connect
+
+    for phone in phones:
+        phone.post(table.game_url + "/seats/leave")
+    url = table.enter_quick_round(["4S", "2S", "3S", "5S"], [{}, {}, {}, {}])
+    phones[0].post(table.game_url + "/seats/0")
+    assert phones[0].post(url + "/agree").status_code == 200
+    assert phones[0].post(url + "/agree").status_code == 200
+    db = connect(app.config["DATABASE"])
+    assert [row["action"] for row in db.query("SELECT action FROM round_changes WHERE action = 'agreed'")] == ["agreed"]
