@@ -16,7 +16,7 @@ import assets
 import security
 import store
 from share_links import PublicUrlError, public_url_setting, server_address, startup_message
-from scoring import MAX_BID, PLAYERS, format_points, parse_cards
+from scoring import MAX_BID, PLAYERS, RANKS, format_points, parse_cards
 from store.backup import BackupError, backup, rolling_backup
 from views import crews, games, history, rounds, static_files, tools
 from views.render import render_error
@@ -161,6 +161,8 @@ def create_app(test_config=None):
     app.add_template_filter(format_points, "points")
     # Won cards as a player sorts them: 2 … 10, J, Q, K, A (and suits in bidding order).
     app.add_template_filter(lambda codes: [card.code for card in sorted(parse_cards(codes))], "in_rank_order")
+    app.add_template_filter(lambda counts: [(rank, counts[rank]) for rank in RANKS if counts.get(rank)],
+                            "counts_in_rank_order")
     # The game's own sizes, for templates (never typed into them).
     app.add_template_global(PLAYERS, "seats")
     app.add_template_global(MAX_BID, "max_bid")

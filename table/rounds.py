@@ -223,9 +223,8 @@ def set_count(game, viewer, number, seat, rank, count, based_on=None):
     def change(hand):
         if hand["mode"] != "quick":
             raise Refused(f"{game['names'][seat]}'s hand is entered card by card: switch it to quick entry first.")
-        hand["counts"] = {r: n for r, n in hand["counts"].items() if r != rank}
-        if count:
-            hand["counts"][rank] = count
+        counts = {**hand["counts"], rank: count}
+        hand["counts"] = {r: counts[r] for r in RANKS if counts.get(r)}  # kept in rank order
 
     return _edit_hand(game, viewer, number, seat, change, based_on)
 

@@ -142,7 +142,7 @@ def round_live(number):
         parts.append("_hand")
     elif _changed_elsewhere(view.entry["hands"][view.seat]):
         parts.append("_hand_notice")
-    return _regions(view, *parts)
+    return _regions(view, *parts, changed_elsewhere=True)
 
 
 def _changed_elsewhere(hand):
