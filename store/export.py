@@ -122,7 +122,9 @@ def export(crew_id, game_id=None):
     seats = _grouped(db, "SELECT seats.game_id, seats.seat, players.name FROM seats"
                      " JOIN players ON players.id = seats.player_id WHERE seats.game_id IN ({ids})"
                      " ORDER BY seats.game_id, seats.seat", ids, "game_id")
-    rounds = _grouped(db, "SELECT * FROM rounds WHERE game_id IN ({ids})"
+    # A round being entered is left out until it is saved: its hands may be private to the
+    # phones entering them (table/phones.py).
+    rounds = _grouped(db, "SELECT * FROM rounds WHERE game_id IN ({ids}) AND status != 'entering'"
                       " ORDER BY game_id, number, revision", ids, "game_id")
     round_ids = [row["id"] for group in rounds.values() for row in group]
     hands = _grouped(db, "SELECT * FROM hands WHERE round_id IN ({ids}) ORDER BY round_id, seat",

@@ -61,6 +61,15 @@ def games(crew_id):
     return rows
 
 
+def games_version(crew_id):
+    """A short mark that changes when the crew's list of games does (a game started, finished,
+    abandoned or taken up again), for the crew page's live follow."""
+    row = list(get_db().query(
+        "SELECT count(*) AS n, coalesce(max(id), 0) AS last, coalesce(sum(status != 'playing'), 0) AS over"
+        " FROM games WHERE crew_id = ?", [crew_id]))[0]
+    return f"{row['n']}.{row['last']}.{row['over']}"
+
+
 def set_result(db, game_id, over, winners):
     """Cache the engine's verdict on the game (inside the caller's transaction)."""
     db.execute(

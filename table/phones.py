@@ -1,4 +1,11 @@
-"""Phones at a table: which seat a phone holds, and what of a round in progress it may see."""
+"""Phones at a table: which seat a phone holds, and what of a round in progress it may see.
+
+The one visibility policy: while a round is being played, the hand of a seat that a phone holds
+is that phone's alone (its target and pile, whoever entered them); every other phone sees only
+whether it is being entered or all in. Every way of reading a round in progress goes through
+`hidden_seats`: pages, fragments, polls, refusal messages. Exports leave a round in progress
+out, and saved rounds (corrections included: the cards were shown when it was scored) are
+open to the whole table."""
 from dataclasses import dataclass
 
 from store import rounds as round_store
@@ -17,17 +24,16 @@ class Viewer:
         return f"{names[self.seat]}'s phone" if self.seat is not None else "a phone without a seat"
 
     def hidden_seats(self, entry):
-        """Seats whose hand another phone is entering in private: their cards stay on that phone
-        until the round is scored."""
+        """Seats whose hand this phone may not read: those other phones hold, while the round is
+        being played."""
         # Secrecy protects play; a correction comes after the round was played and scored.
         if entry["status"] != round_store.OPEN or entry["is_correction"]:
             return set()
-        hidden = set()
-        for hand in entry["hands"]:
-            claim = self.claims.get(hand["seat"])
-            if claim and claim["device"] != self.device and hand["entered_by"] == claim["device"]:
-                hidden.add(hand["seat"])
-        return hidden
+        return {seat for seat, claim in self.claims.items() if claim["device"] != self.device}
+
+    def seated(self):
+        """The seats phones hold: their hands are marked "all in" by their own phone."""
+        return set(self.claims)
 
 
 def viewer_for(game, device):

@@ -8,7 +8,7 @@ yes", "Kings in Ann's pile: 3"), never a step, so a tap sent twice changes nothi
 import copy
 from dataclasses import dataclass, field
 
-from scoring import DECK, RANKS, Bid, first_bidder_seat, legal_call_error, quick_from_exact
+from scoring import DECK, RANKS, Bid, Problem, first_bidder_seat, legal_call_error, quick_from_exact
 from store import rounds as round_store
 from store import games as game_store
 from store import seats as seat_store
@@ -20,7 +20,8 @@ from .games import dealer_for, game_standing, house_rules
 # Problems a tap may not create: the deck has each card once and four of each rank.
 REFUSED_ON_TAP = {"duplicate", "target-in-pile", "too-many-of-rank", "bad-count"}
 # Problems that only say the round is not finished yet: a neutral to-do list until a save is tried.
-STILL_TO_DO = {"missing-bid", "missing-target", "missing-cards", "wrong-total", "not-whole-tricks"}
+STILL_TO_DO = {"missing-bid", "missing-target", "missing-cards", "wrong-total", "not-whole-tricks",
+               "not-complete"}
 
 
 class Refused(Exception):
@@ -60,6 +61,7 @@ class RoundView:
     history: list = field(default_factory=list)
     is_last: bool = False
     can_bring_back: bool = False
+    totals_after: tuple | None = None  # the game's totals once this saved round counts
 
     @property
     def names(self):
@@ -119,17 +121,17 @@ def round_view(game, entry, viewer, seat=None, problems=None):
     names = game["names"]
     seat = _tab(seat, viewer)
     hidden = viewer.hidden_seats(entry)
-    # While a phone is still entering in private, nothing on this page may give its cards away.
-    secret = bool(hidden) and not all(hand["done"] for hand in entry["hands"])
+    # Only the hands phones hold are marked "all in", each by its own phone.
+    waiting = [names[s] for s in sorted(viewer.seated()) if not entry["hands"][s]["done"]]
+    # While a phone is still entering in private, the round is not checked in front of others.
+    secret = bool(hidden) and bool(waiting)
     if problems is None:
         problems = round_problems(entry, names)
-    if secret:
-        problems = [p for p in problems if p.seats and not set(p.seats) & hidden]
+    if hidden:
+        problems = _visible_problems(problems, hidden, entry, names)
     visible = [_blank(hand) if hand["seat"] in hidden else hand for hand in entry["hands"]]
-    others_done = all(hand["done"] for hand in entry["hands"] if hand["seat"] != seat)
-    targets_known = all(hand["target"] for hand in entry["hands"])
     remaining = None
-    if visible[seat]["mode"] == "exact" and targets_known and (not hidden or others_done):
+    if visible[seat]["mode"] == "exact" and not hidden and all(hand["target"] for hand in entry["hands"]):
         remaining = remaining_cards(entry)
     return RoundView(
         game=game, entry=entry, viewer=viewer, seat=seat, hidden=hidden, secret=secret,
@@ -138,13 +140,35 @@ def round_view(game, entry, viewer, seat=None, problems=None):
         scores=[None if hand["seat"] in hidden else hand_score(hand) for hand in entry["hands"]],
         owners=owners_of(visible),
         remaining=remaining,
-        waiting=[names[hand["seat"]] for hand in entry["hands"] if not hand["done"]],
+        waiting=waiting,
     )
+
+
+def _visible_problems(problems, hidden, entry, names):
+    """The check as a phone that may not see the `hidden` hands reads it: a problem only those
+    hands can explain is never named; one sentence says the piles are not complete yet."""
+    shown = [p for p in problems if p.seats and not set(p.seats) & hidden]
+    if len(shown) < len(problems):
+        empty = [names[s] for s in sorted(hidden) if not (entry["hands"][s]["won"] or entry["hands"][s]["counts"])]
+        if empty:
+            whose = _join(empty) + (" has" if len(empty) == 1 else " have")
+            message = f"The piles are not complete yet ({whose} not entered a pile)."
+        else:
+            message = (f"The hands do not add up yet: {_join([names[s] for s in sorted(hidden)])} "
+                       "can check theirs on their own phones.")
+        shown.append(Problem("not-complete", message, ()))
+    return shown
+
+
+def _join(words):
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def _saved_view(game, entry, viewer):
     saved = round_store.scored(game["id"])
+    counted = entry["status"] == round_store.SCORED and entry["number"] <= len(saved)
     return RoundView(
+        totals_after=game_standing(game, saved).running[entry["number"] - 1] if counted else None,
         game=game, entry=entry, viewer=viewer,
         scores=[hand_score(hand) for hand in entry["hands"]],
         agreed=seat_store.signoffs([entry["id"]]).get(entry["id"], set()),
@@ -308,16 +332,18 @@ def _refusal(before, before_problems, after_problems, seat, hidden, names):
             continue
         if not problem.cards and problem.seats != (seat,):
             continue
-        return _already_held(before, problem, names, hidden) or problem.message
+        if set(problem.seats) & hidden:
+            # Whose it is, or whether it is a target, would tell what a private hand holds.
+            return f"{problem.cards[0]} is taken." if problem.cards else "That is not possible."
+        return _already_held(before, problem, names) or problem.message
     return None
 
 
-def _already_held(before, problem, names, hidden):
-    """Say where a refused card already is, which reads better than the state it would create;
-    a hand entered in private on another phone is not named."""
+def _already_held(before, problem, names):
+    """Say where a refused card already is, which reads better than the state it would create."""
     for card in problem.cards:
         for hand in before["hands"]:
-            owner = "another player's" if hand["seat"] in hidden else f"{names[hand['seat']]}'s"
+            owner = f"{names[hand['seat']]}'s"
             if hand["target"] == card.code:
                 return f"{card} is already {owner} target card."
             if card.code in hand["won"]:
@@ -357,7 +383,7 @@ def mark_done(game, viewer, number, seat, done):
             raise Refused(f"{game['names'][seat]} is entering this hand on their own phone.", 403)
         round_store.mark_done(db, entry["id"], seat, done)
         entry = round_store.lock_open(db, entry["id"])
-        if done and all(hand["done"] for hand in entry["hands"]):
+        if done and all(entry["hands"][s]["done"] for s in viewer.seated()):
             _save_if_complete(db, game, entry, viewer.label(game["names"]))
         return round_store.load(entry["id"], db)
 

@@ -1,6 +1,6 @@
 """Starting a crew, the crew's home page with its join QR code, and remembered crews."""
 import segno
-from flask import Blueprint, flash, session, url_for
+from flask import Blueprint, flash, make_response, request, session, url_for
 
 import security
 from forms import CrewForm, HouseRulesForm
@@ -54,6 +54,15 @@ def crew_show(token):
     return _crew_page(crew, HouseRulesForm().fill(house_rules(crew)))
 
 
+@bp.get("/c/<token>/live")
+def crew_live(token):
+    """The crew's games again, only when the list changed since the version the phone shows."""
+    crew = load_crew(token)
+    if request.args.get("v") == game_store.games_version(crew["id"]):
+        return make_response("", 204)
+    return _crew_page(crew, HouseRulesForm().fill(house_rules(crew)), block="games_list")
+
+
 @bp.post("/c/<token>/rotate")
 def crew_link_rotate(token):
     """A new link for the crew: the old one (and its QR code) stops working at once."""
@@ -89,5 +98,6 @@ def _crew_page(crew, rules_form, status=200, block=None):
         link=link,
         qr=qr,
         games=game_store.games(crew["id"]),
+        games_version=game_store.games_version(crew["id"]),
         players=crew_store.players(crew["id"]),
     )

@@ -75,6 +75,9 @@ def game_live(token, game_id):
     crew, game = load_game(token, game_id)
     if unchanged_since_shown(game_id):
         return make_response("", 204)
+    me = request.args.get("me")
+    if me is not None and str(viewer_for(game).seat) != me:
+        return scoreboard_page(token, game_id, notice="Your seat was moved to another phone.")
     return scoreboard_page(token, game_id)
 
 

@@ -65,7 +65,10 @@ def _page(view, status=200, **extra):
     """The whole page, or the whole round region for htmx."""
     context = _context(view, **extra)
     if wants_fragment():
-        response = make_response(render_template("rounds/_main.html", **context), status)
+        body = render_template("rounds/_main.html", **context)
+        if extra.get("notice"):  # said in the bar that stays in view, too
+            body += render_template("rounds/_bar_message.html", oob=True, message_text=extra["notice"])
+        response = make_response(body, status)
         response.headers["HX-Retarget"] = "#round-main"
         response.headers["HX-Reswap"] = "outerHTML"
     else:
@@ -135,6 +138,10 @@ def round_live(number):
     if shown == seat_store.game_version(g.game["id"]):
         return make_response("", 204)
     view = _view(number, _tab_arg())
+    me = request.args.get("me")
+    if me is not None and str(g.viewer.seat) != me:
+        # The table gave this phone's seat to another phone: its hand is private there now.
+        return _page(_view(number), notice="Your seat was moved to another phone.")
     if str(view.entry["id"]) != request.args.get("r") or not view.entering:
         return _page(view)
     parts = ["_deal", "_bid_summary", "_tabs", "_check"]

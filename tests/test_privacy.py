@@ -1,0 +1,173 @@
+"""Seat mode keeps a hand secret until the round is scored, on every URL the app answers.
+
+Ann's phone holds her seat and enters a target and a pile in private; Ben's phone, at the same
+table, reads every GET route of the app (pages, fragments, polls, what-if, history, CSV, JSON,
+SVG) and must never learn a card of Ann's hand: no card of hers appears in any answer more often
+than it did before she entered it.
+"""
+import re
+
+import pytest
+
+from app import create_app
+from scoring import parse_card
+from store import connect
+
+SECRET_TARGET = "9H"
+SECRET_PILE = ["7D", "8D", "10C", "2S"]
+SECRETS = [SECRET_TARGET, *SECRET_PILE]
+
+
+@pytest.fixture
+def app(tmp_path):
+    # The walk meets a few not-found answers (a player against themself): not guessing.
+    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "orchard.db"), "SECRET_KEY": "test",
+                       "WTF_CSRF_ENABLED": False, "GUESS_LIMIT": "1000000 per minute"})
+
+
+def text(response):
+    return response.get_data(as_text=True)
+
+
+@pytest.fixture
+def table_of_phones(app, table):
+    """A game with one saved round; round 2 open; Ann's and Ben's phones hold their seats."""
+    table.start_game()
+    table.enter_quick_round(["4S", "2S", "3S", "5S"], [{"K": 2}, {}, {}, {"A": 2}])
+    ann, ben = app.test_client(), app.test_client()
+    assert ann.post(table.game_url + "/seats/0").status_code == 200
+    assert ben.post(table.game_url + "/seats/1").status_code == 200
+    url = table.start_round()
+    return ann, ben, url
+
+
+def enter_secret_hand(ann, url):
+    assert ann.post(url + "/hands/0/mode", data={"mode": "exact"}).status_code == 200
+    assert ann.post(url + "/hands/0/target", data={"target": SECRET_TARGET}).status_code == 200
+    for code in SECRET_PILE:
+        assert ann.post(url + f"/hands/0/cards/{code}", data={"held": "1"}).status_code == 200
+
+
+def every_get(app, table, url):
+    """Every GET route of the app, with the values of this crew, game and round (both rounds,
+    every seat, every player), plainly and as htmx asks, polls included."""
+    db = connect(app.config["DATABASE"])
+    game_id = int(table.game_url.rsplit("/", 1)[1])
+    token = table.crew_url.split("/c/")[1].strip("/")
+    round_id = list(db.query("SELECT id FROM rounds WHERE status = 'entering'"))[0]["id"]
+    players = [row["id"] for row in db.query("SELECT id FROM players ORDER BY id")]
+    values = {"token": [token], "game_id": [game_id], "number": [1, 2], "seat": [0, 1, 2, 3],
+              "player_id": players, "other_id": players[1:]}
+    queries = ["", "?v=0", f"?v=0&r={round_id}&seat=0&based_on=0", "?seat=0", "?mode=exact&target=9H"]
+    urls = set()
+    for rule in app.url_map.iter_rules():
+        if "GET" not in rule.methods or rule.endpoint in ("static", "static_files.htmx_js") or \
+                "filename" in rule.arguments or "version" in rule.arguments:
+            continue
+        assert set(rule.arguments) <= set(values), f"no values for {rule.rule}"
+        paths = [rule.rule]
+        for name in rule.arguments:
+            paths = [re.sub(rf"<(?:[^:<>]+:)?{name}>", str(value), path) for path in paths for value in values[name]]
+        urls.update(path + query for path in paths for query in queries)
+    return sorted(urls)
+
+
+def leaks(body):
+    """How often each of Ann's cards is written in an answer, as a code or as it is shown."""
+    return {code: body.count(code) + body.count(str(parse_card(code))) for code in SECRETS}
+
+
+def test_no_answer_to_another_phone_shows_a_card_of_a_private_hand(app, table, table_of_phones):
+    ann, ben, url = table_of_phones
+    urls = every_get(app, table, url)
+    assert len(urls) > 100  # every route, each with real ids and several queries
+    before = {}
+    for address in urls:
+        for headers in ({}, {"HX-Request": "true"}):
+            before[address, str(headers)] = leaks(text(ben.get(address, headers=headers)))
+    enter_secret_hand(ann, url)
+    assert "Ann’s target <span class=\"card suit-H\">9♥</span>" in text(ann.get(url))  # Ann sees it
+    for address in urls:
+        for headers in ({}, {"HX-Request": "true"}):
+            response = ben.get(address, headers=headers)
+            assert response.status_code < 500, address
+            after = leaks(text(response))
+            assert after == before[address, str(headers)], f"{address} {headers} shows Ann's private cards"
+
+
+def test_the_json_export_leaves_a_round_in_progress_out(app, table, table_of_phones):
+    ann, ben, url = table_of_phones
+    enter_secret_hand(ann, url)
+    export = ben.get(table.crew_url + "history/export.json").get_json()
+    rounds = [(r["number"], r["status"]) for game in export["games"] for r in game["rounds"]]
+    assert rounds == [(1, "scored")]
+
+
+def test_an_early_all_in_names_no_missing_card(app, table, table_of_phones):
+    ann, ben, url = table_of_phones
+    for seat, phone, target in ((0, ann, "QH"), (1, ben, "2C")):
+        phone.post(url + f"/hands/{seat}/target", data={"target": target})
+    table.client.post(url + "/hands/2/target", data={"target": "JC"})  # a phone without a seat
+    table.client.post(url + "/hands/3/target", data={"target": "KC"})
+    ann.post(url + "/hands/0/counts/K", data={"count": 2})
+    ann.post(url + "/hands/0/done")
+    ben.post(url + "/hands/1/done")  # Ben is in before entering any pile
+    page = text(ann.get(url))
+    assert "Not yet in any pile" not in page
+    assert "The piles are not complete yet (Ben has not entered a pile)." in page
+    assert "Ben has no target card yet" not in page
+
+
+def test_a_hand_entered_for_a_player_without_a_phone_needs_no_all_in(app, table, table_of_phones):
+    ann, ben, url = table_of_phones
+    ann.post(url + "/bid", data={"bidder": "0", "number": "1", "suit": "D"})
+    for seat, phone, target in ((0, ann, "4S"), (1, ben, "2S"), (2, table.client, "3S"), (3, table.client, "5S")):
+        assert phone.post(url + f"/hands/{seat}/target", data={"target": target}).status_code == 200
+    table.client.post(url + "/hands/3/counts/5", data={"count": 1})
+    page = text(table.client.get(url + "?seat=3"))
+    assert "Dan’s hand is all in" not in page  # nobody marks a hand that no phone holds
+    assert "Waiting for Ann, Ben." in page
+    ann.post(url + "/hands/0/done")
+    response = ben.post(url + "/hands/1/done")
+    assert "Undo this round" in text(response) or "I agree with my score" in text(response)
+    rows = list(connect(app.config["DATABASE"]).query("SELECT number, status FROM rounds ORDER BY id"))
+    assert [(row["number"], row["status"]) for row in rows] == [(1, "scored"), (2, "scored")]
+
+
+def test_another_phone_cannot_open_or_edit_a_seated_hand_before_it_is_touched(app, table, table_of_phones):
+    ann, ben, url = table_of_phones
+    page = text(ben.get(url + "/hands/0", headers={"HX-Request": "true"}))
+    assert "Ann is entering this hand on their own phone." in page
+    assert 'id="target-picker"' not in page
+    response = table.client.post(url + "/hands/0/target", data={"target": "QS"})
+    assert response.status_code == 403
+    assert connect(app.config["DATABASE"]).execute(
+        "SELECT target FROM hands JOIN rounds ON rounds.id = hands.round_id"
+        " WHERE rounds.status = 'entering' AND seat = 0").fetchone()[0] is None
+
+
+def test_a_seat_moved_mid_round_stays_private_and_the_old_phone_is_told(app, table, table_of_phones):
+    ann, ben, url = table_of_phones
+    enter_secret_hand(ann, url)
+    poll = re.search(r'hx-get="([^"]+/live\?[^"]+)"', text(ann.get(url))).group(1).replace("&amp;", "&")
+    assert "me=0" in poll
+    new_phone = app.test_client()
+    assert new_phone.post(table.game_url + "/seats/0", data={"force": "1"}).status_code == 200
+    told = ann.get(poll, headers={"HX-Request": "true"})
+    assert "Your seat was moved to another phone." in text(told)
+    assert "9♥" not in text(told) and "Ann is entering this hand on their own phone." in text(told)
+    mine = text(new_phone.get(url))
+    assert 'Ann’s target <span class="card suit-H">9♥</span>' in mine  # private to the new phone
+    for other in (ann, ben):
+        assert "9♥" not in text(other.get(url + "/hands/0"))
+
+
+def test_the_crew_page_follows_new_games(app, table):
+    crew_url = table.start_crew()
+    page = text(table.client.get(crew_url))
+    poll = re.search(r'hx-get="([^"]+/live\?v=[^"]+)"', page).group(1).replace("&amp;", "&")
+    assert table.client.get(poll).status_code == 204
+    table.start_game()
+    response = table.client.get(poll, headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    assert "Ann · Ben · Cleo · Dan" in text(response)
