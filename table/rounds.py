@@ -147,9 +147,10 @@ def round_view(game, entry, viewer, seat=None, problems=None):
 def _visible_problems(problems, hidden, entry, names):
     """The check as a phone that may not see the `hidden` hands reads it: a problem only those
     hands can explain is never named; one sentence says the piles are not complete yet."""
-    shown = [p for p in problems if p.seats and not set(p.seats) & hidden]
+    shown = [p for p in problems
+             if (p.seats and not set(p.seats) & hidden) or p.kind == "missing-bid"]
     if len(shown) < len(problems):
-        empty = [names[s] for s in sorted(hidden) if not (entry["hands"][s]["won"] or entry["hands"][s]["counts"])]
+        empty = [names[hand["seat"]] for hand in entry["hands"] if not (hand["won"] or hand["counts"])]
         if empty:
             whose = _join(empty) + (" has" if len(empty) == 1 else " have")
             message = f"The piles are not complete yet ({whose} not entered a pile)."

@@ -105,11 +105,11 @@ def test_the_json_export_leaves_a_round_in_progress_out(app, table, table_of_pho
 
 def test_an_early_all_in_names_no_missing_card(app, table, table_of_phones):
     ann, ben, url = table_of_phones
-    for seat, phone, target in ((0, ann, "QH"), (1, ben, "2C")):
+    for seat, phone, target in ((0, ann, "QH"), (1, ben, "2C"), (2, table.client, "JC"), (3, table.client, "KC")):
+        phone.post(url + f"/hands/{seat}/mode", data={"mode": "exact"})  # every card known: a full check
         phone.post(url + f"/hands/{seat}/target", data={"target": target})
-    table.client.post(url + "/hands/2/target", data={"target": "JC"})  # a phone without a seat
-    table.client.post(url + "/hands/3/target", data={"target": "KC"})
-    ann.post(url + "/hands/0/counts/K", data={"count": 2})
+    for seat, phone, card in ((0, ann, "KS"), (2, table.client, "3D"), (3, table.client, "4D")):
+        phone.post(url + f"/hands/{seat}/cards/{card}", data={"held": "1"})
     ann.post(url + "/hands/0/done")
     ben.post(url + "/hands/1/done")  # Ben is in before entering any pile
     page = text(ann.get(url))
