@@ -15,6 +15,7 @@ from .bidding import (
     parse_call,
 )
 from .cards import (
+    CARD_CODES,
     DECK,
     RANK_NAMES,
     RANKS,
@@ -32,7 +33,7 @@ from .cards import (
 )
 from .game import MAX_GOAL, GameError, GameResult, HouseRules, game_result, running_totals
 from .piles import MAX_PILE_CARDS, Group, PileError, PileScore, format_points, score_counts, score_pile
-from .limits import NAME_MAX, NOTE_MAX
+from .limits import NAME_MAX, NOTE_MAX, YEARS
 from .rounds import (MODES, PLAYERS, Hand, Problem, QuickHand, check_entry, check_quick_round, check_round,
                      entered_hand, parse_hand, quick_from_exact, score_hand, score_round)
 from .standing import Standing, rematch_first_dealer, round_dealer, standing
@@ -41,12 +42,12 @@ from .tricks import TrickError, TrickResult, trick_winner
 __all__ = [
     "MAX_AUCTION_CALLS", "Auction", "Bid", "BidError", "auction", "dealer_seat", "first_bidder_seat", "highest_bid",
     "is_legal_call", "legal_call_error", "parse_call",
-    "DECK", "RANK_NAMES", "RANKS", "SUIT_NAMES", "SUIT_SYMBOLS", "SUITS", "Card", "CardError",
+    "CARD_CODES", "DECK", "RANK_NAMES", "RANKS", "SUIT_NAMES", "SUIT_SYMBOLS", "SUITS", "Card", "CardError",
     "parse_card", "parse_cards", "parse_rank", "parse_suit", "rank_name", "rank_value",
     "MAX_GOAL", "GameError", "GameResult", "HouseRules", "game_result", "running_totals",
     "MAX_PILE_CARDS", "Group", "PileError", "PileScore", "format_points", "score_counts", "score_pile",
     "MODES", "PLAYERS", "Hand", "Problem", "QuickHand", "check_entry", "check_quick_round", "check_round",
-    "parse_hand", "quick_from_exact", "score_round", "entered_hand", "score_hand", "NAME_MAX", "NOTE_MAX",
+    "parse_hand", "quick_from_exact", "score_round", "entered_hand", "score_hand", "NAME_MAX", "NOTE_MAX", "YEARS",
     "Standing", "rematch_first_dealer", "round_dealer", "standing", "MAX_BID",
     "TrickError", "TrickResult", "trick_winner",
 ]

@@ -73,6 +73,9 @@ class Card:
 
 
 DECK: tuple[Card, ...] = tuple(Card(rank, suit) for rank in RANKS for suit in SUITS)
+CARD_CODES = frozenset(card.code for card in DECK)  # every card as stored: "10S", "JH", "2D"
+_BY_CODE = {card.code: card for card in DECK}
+_CANONICAL_RANKS = frozenset(RANKS)
 
 
 def rank_name(rank: str, plural: bool = False) -> str:
@@ -88,6 +91,8 @@ def rank_value(rank: str) -> int:
 
 def parse_rank(text: str) -> str:
     """The canonical rank for what a player typed, such as "10" for "t"."""
+    if isinstance(text, str) and text in _CANONICAL_RANKS:
+        return text  # the stored form, read back many times (a restore reads thousands of rounds)
     cleaned = str(text).strip().upper()
     if not cleaned:
         raise CardError(f"{text!r} is not a rank: it is empty")
@@ -110,6 +115,8 @@ def parse_card(text: str | Card) -> Card:
     """The card for text such as "10S", "ts", "10♠" or " q♥ "."""
     if isinstance(text, Card):
         return text
+    if isinstance(text, str) and text in _BY_CODE:
+        return _BY_CODE[text]  # the stored form, as Card.code writes it
     cleaned = str(text).strip()
     if not cleaned:
         raise _not_a_card(text, "it is empty")

@@ -1,5 +1,8 @@
-"""Sizes the app keeps to: how long a typed name or note may be. The game's own limits (four seats,
+"""Sizes the app keeps to: how long a typed name or note may be, and which years a stored time may name. The game's own limits (four seats,
 bids 1 to 13, 52 cards) live beside the rules they belong to."""
 
 NAME_MAX = 40  # a player's or a crew's name, in characters
 NOTE_MAX = 200  # a note on a game or a night
+# Every time the app stores is "now" in UTC; a restored file may carry times in these years only
+# (before 1970 or in 9999 a time cannot always be shown in the server's own time zone).
+YEARS = range(1970, 9999)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
 from .cards import DECK, RANKS, Card, CardError, parse_card, parse_cards, parse_rank, rank_name
@@ -35,6 +35,7 @@ class QuickHand:
 
     target_rank: str | None
     counts: tuple[tuple[str, int], ...] = ()
+    _by_rank: dict[str, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.target_rank is not None:
@@ -43,6 +44,7 @@ class QuickHand:
         # Sorted and without zeros, so that equal entries compare equal however they were typed.
         ordered = tuple((rank, counts[rank]) for rank in RANKS if counts.get(rank, 0))
         object.__setattr__(self, "counts", ordered)
+        object.__setattr__(self, "_by_rank", dict(ordered))
 
     @classmethod
     def from_counts(cls, target_rank: str | None, counts: Mapping[str, int]) -> QuickHand:
@@ -52,7 +54,7 @@ class QuickHand:
     def count(self, rank: str) -> int:
         """How many won cards of this rank the player entered."""
         # Canonical ranks (the round check's own calls) skip parsing: restores check many rounds.
-        return dict(self.counts).get(rank if rank in RANKS else parse_rank(rank), 0)
+        return self._by_rank.get(rank if rank in RANKS else parse_rank(rank), 0)
 
 
 @dataclass(frozen=True)
@@ -101,12 +103,20 @@ def check_quick_round(hands: Sequence[QuickHand], names: Sequence[str] | None = 
     problems = _missing_targets([hand.target_rank for hand in hands], names)
     for seat, hand in enumerate(hands):
         problems += _impossible_counts(seat, hand, names[seat])
+    totals = Counter()  # cards of each rank across the table, piles and targets
+    for hand in hands:
+        for rank, count in hand.counts:
+            totals[rank] += max(count, 0)
+        if hand.target_rank is not None:
+            totals[hand.target_rank] += 1
     for rank in RANKS:
+        total = totals[rank]
+        if total <= 4:
+            continue
         holders = tuple(seat for seat, hand in enumerate(hands)
                         if hand.count(rank) > 0 or hand.target_rank == rank)
-        total = sum(max(hand.count(rank), 0) + (hand.target_rank == rank) for hand in hands)
         # A single holder's excess is already told in that seat's own problem; tell it once.
-        if total > 4 and len(holders) > 1:
+        if len(holders) > 1:
             message = (f"There are {total} {rank_name(rank, plural=True)} across the table "
                        "(piles and targets); the deck has 4.")
             problems.append(Problem("too-many-of-rank", message, holders))

@@ -278,3 +278,20 @@ def m0006_hash_crew_tokens(db):
     db.execute("DROP INDEX idx_crews_token")
     db.execute("ALTER TABLE crews DROP COLUMN token")
     db.execute("CREATE UNIQUE INDEX idx_crews_token_hash ON crews (token_hash)")
+
+
+@migrations()
+def m0007_restoring_games(db):
+    """A game a restore is still writing has status 'restoring': the triggers that keep
+    `seat_results` leave it alone while its rounds and hands go in, and its results are worked
+    out once, when it takes its real status (`seat_results_game_changed`)."""
+    for name in ("seat_results_round_added", "seat_results_round_changed", "seat_results_hand_added",
+                 "seat_results_hand_scored"):
+        event, condition, game = _SEAT_RESULTS_TRIGGERS[name]
+        db.execute(f"DROP TRIGGER {name}")
+        db.execute(
+            f"CREATE TRIGGER {name} {event} WHEN ({condition})"
+            f" AND (SELECT status FROM games WHERE id = {game}) IS NOT 'restoring' BEGIN"
+            f" DELETE FROM seat_results WHERE game_id = {game};"
+            f" {_SEAT_RESULTS_INSERT.format(where=f'rounds.game_id = {game}')}; END"
+        )

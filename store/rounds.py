@@ -39,10 +39,11 @@ def hand_score(hand):
     return score_hand(engine_hand(hand))
 
 
-def round_problems(entry, names):
-    """Everything that keeps a stored round from being saved, in the engine's words."""
+def round_problems(entry, names, engine_hands=None):
+    """Everything that keeps a stored round from being saved, in the engine's words
+    (`engine_hands`: the hands' engine values, when the caller has them already)."""
     return check_entry(
-        [engine_hand(hand) for hand in entry["hands"]], names,
+        engine_hands or [engine_hand(hand) for hand in entry["hands"]], names,
         targets=[parse_card(hand["target"]) if hand["target"] else None for hand in entry["hands"]],
         bid_entered=entry["bid_number"] is not None,
     )

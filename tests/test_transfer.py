@@ -185,9 +185,9 @@ def test_restore_recomputes_the_caches(known):
         (lambda d: d.update(format="something else"), "This is not an Orchard crew export"),
         (lambda d: d.update(version=99), "this server reads version 1"),
         (lambda d: d["crew"].pop("name"), "The crew has no proper name (1 to 40 characters)."),
-        (lambda d: d["crew"].update(created=None), "The crew has no proper created (a date and time)."),
+        (lambda d: d["crew"].update(created=None), "The crew has no proper created (a date and time with its UTC offset, in the years 1970 to 9998)."),
         (lambda d: d["players"][0].update(name="x" * 41), "A player has no proper name"),
-        (lambda d: d["games"][0]["rounds"][0].update(created={"at": 1}), "Game 1, round 1 has no proper created."),
+        (lambda d: d["games"][0]["rounds"][0].update(created={"at": 1}), "Game 1, round 1 has no proper created (a date and time"),
         (lambda d: d["games"][0]["rounds"][0].update(revision=2**64), "Game 1, round 1 has no proper revision."),
         (lambda d: d["games"][0]["rounds"][0]["changes"].append(None), "Game 1, round 1: a change is missing"),
         (lambda d: d["games"][0]["rounds"][0].pop("changes"), "Game 1, round 1 has no proper changes."),
@@ -203,6 +203,25 @@ def test_restore_recomputes_the_caches(known):
         (lambda d: d["games"][2]["rounds"].append(dict(d["games"][2]["rounds"][1], number=3)),
          "Game 3: The game ended after round 2, so there is no round 3."),
         (lambda d: d["games"][0].update(note="x" * 201), "Game 1 has no proper note (text of at most 200 characters)."),
+        # What live entry never stores, which pages could not show afterwards (issue 12, item 8):
+        (lambda d: d["games"][0]["rounds"][0]["hands"][0].update(target="10 D"),
+         "Game 1, round 1: a hand has no proper target (a card such as 10S or QH)."),
+        (lambda d: d["games"][0]["rounds"][0]["hands"][0].update(counts={"T": 1}),
+         "Game 1, round 1: a hand has no proper counts (ranks 2 to 10, J, Q, K, A, each with a count)."),
+        (lambda d: d["games"][0].update(created="0001-01-01T00:00:00+00:00"),
+         "Game 1 has no proper created (a date and time with its UTC offset, in the years 1970 to 9998)."),
+        (lambda d: d["games"][0].update(created="2026-03-12T19:00:00"), "Game 1 has no proper created"),
+        (lambda d: d["games"][0]["rounds"][0]["changes"][0].update(at="0001-01-01T00:00:00+00:00"),
+         "Game 1, round 1: a change has no proper at"),
+        (lambda d: d["games"][0]["rounds"].append(dict(d["games"][0]["rounds"][2], number=9, status="discarded")),
+         "Game 1: its rounds are not numbered 1, 2, 3 … (round 4 is missing)."),
+        (lambda d: d["games"][0]["rounds"].append(dict(d["games"][0]["rounds"][2], revision=3, status="replaced")),
+         "Game 1, round 3: its revisions are not numbered 1, 2, 3 …"),
+        (lambda d: d["games"][0]["rounds"][0].update(status="replaced", number=4),
+         "Game 1: its saved rounds are not numbered"),
+        (lambda d: d["games"][0]["rounds"][2]["hands"][0].update(counts={"4": 4}) or
+         d["games"][0]["rounds"][2].update(status="deleted"),
+         "Game 1, round 3 cannot be saved as it is: Ann has 4 4s in the pile"),
     ],
 )
 def test_a_damaged_export_is_refused_and_nothing_is_stored(known, damage, message):
@@ -262,3 +281,111 @@ def test_negative_scores_stay_numbers_in_the_csv(known):
     app, client, crew_url = known
     rows = csv_of(client.get(crew_url + "games/1/export.csv"))
     assert "-15" in [dict(zip(CSV_HEADER, row))["score"] for row in rows[1:]]
+
+
+def test_a_card_in_two_piles_is_refused(client, table):
+    """A saved exact round whose file puts the same card in two piles fails the round check that
+    live entry runs before a save, with the engine's sentence."""
+    from test_rounds import exact_round
+
+    table.start_game()
+    url = table.start_round()
+    exact_round(client, table, url)
+    assert client.post(url + "/save", data={"version": table.version(url)}).status_code == 303
+    data = json.loads(client.get(table.game_url + "/export.json").get_data(as_text=True))
+    hands = data["games"][0]["rounds"][0]["hands"]
+    hands[0]["won"][hands[0]["won"].index("3C")] = hands[1]["won"][0]  # QD, also in Ben's pile
+    response = restore(client, data)
+    assert response.status_code == 422
+    assert "Game 1, round 1 cannot be saved as it is: Q♦ is in Ann&#39;s and Ben&#39;s piles." in \
+        response.get_data(as_text=True)
+
+
+# --- A restore in steps -------------------------------------------------------------------------
+
+def crews_and_games(app):
+    db = connect(app.config["DATABASE"])
+    return [next(db.query(f"SELECT count(*) AS n FROM {table}"))["n"] for table in ("crews", "games", "rounds")]
+
+
+def test_a_restore_cut_off_half_way_leaves_nothing(known, monkeypatch):
+    """A restore writes a few games per transaction; when it fails after some of them are in,
+    the games written so far are removed and no crew appears."""
+    from store import restore as crew_restore
+
+    app, client, crew_url = known
+    data = export_of(client, crew_url)
+    before = crews_and_games(app)
+    monkeypatch.setattr(crew_restore, "GAMES_PER_WRITE", 2)
+    written = []
+    insert_games = crew_restore._insert_games
+
+    def fail_on_the_third_step(*args):
+        if len(written) == 2:
+            raise OSError("disk full")
+        written.append(insert_games(*args))
+
+    monkeypatch.setattr(crew_restore, "_insert_games", fail_on_the_third_step)
+    with app.app_context(), pytest.raises(OSError):
+        crew_restore.restore(data)
+    assert len(written) == 2
+    assert crews_and_games(app) == before
+
+
+def test_what_a_dead_restore_left_is_invisible_and_removed_by_a_later_restore(known, monkeypatch):
+    """A process that dies in the middle of a restore cannot clean up: the half crew has no link,
+    so no page shows it, and the next restore, an hour later or more, deletes it."""
+    from store import restore as crew_restore
+
+    app, client, crew_url = known
+    data = export_of(client, crew_url)
+    before = crews_and_games(app)
+    monkeypatch.setattr(crew_restore, "GAMES_PER_WRITE", 2)
+    monkeypatch.setattr(crew_restore, "_remove_marked", lambda db, marker: None)  # as if killed
+    insert_games = crew_restore._insert_games
+    steps = []
+
+    def die_on_the_third_step(*args):
+        steps.append(1)
+        if len(steps) == 3:
+            raise SystemExit("killed")
+        insert_games(*args)
+
+    monkeypatch.setattr(crew_restore, "_insert_games", die_on_the_third_step)
+    with app.app_context(), pytest.raises(SystemExit):
+        crew_restore.restore(data)
+    db = connect(app.config["DATABASE"])
+    left = next(db.query("SELECT id, token_hash FROM crews ORDER BY id DESC LIMIT 1"))
+    assert crews_and_games(app)[1] == before[1] + 4  # two steps of two games are in
+    # Nothing finds it: a crew is found by its link's hash, and this crew has no link yet.
+    assert len(left["token_hash"]) != 64
+    monkeypatch.undo()
+    with app.app_context():
+        crew_restore.restore(export_of(client, crew_url))  # too soon: the other restore may be running
+    assert crews_and_games(app)[0] == before[0] + 2
+    db.execute("UPDATE crews SET token_hash = 'restoring 2020-01-01T00:00:00+00:00 x' WHERE id = ?", [left["id"]])
+    db.conn.commit()
+    response = restore(client, data)
+    assert response.status_code == 303
+    assert crews_and_games(app)[0] == before[0] + 2  # the leftover gone, the new crew in
+    assert not list(db.query("SELECT 1 FROM games WHERE crew_id = ?", [left["id"]]))
+    assert not list(db.query("SELECT 1 FROM players WHERE crew_id = ?", [left["id"]]))
+    assert export_of(client, response.headers["Location"].removesuffix("history")) == data
+
+
+def test_restored_games_have_the_same_results_as_the_originals(known):
+    """Each restored game's per-player results (what the stats pages read) are worked out once
+    when the game is in, and match the original crew's."""
+    app, client, crew_url = known
+    history_with_everything(client, crew_url)
+    assert restore(client, export_of(client, crew_url)).status_code == 303
+    db = connect(app.config["DATABASE"])
+    results = [
+        list(db.query(
+            "SELECT games.created, seat_results.seat, total, rounds, best_round, worst_round, target_triples,"
+            " target_fours, bids_won, won, place, seat_results.status FROM seat_results"
+            " JOIN games ON games.id = seat_results.game_id WHERE games.crew_id = ?"
+            " ORDER BY games.created, games.id, seat_results.seat", [crew_id]))
+        for crew_id in (1, 2)
+    ]
+    assert results[0] == results[1] and len(results[0]) > 20

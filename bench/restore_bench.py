@@ -1,0 +1,180 @@
+"""How long a long history takes to restore, and what a restore does to other crews' saves.
+
+Builds a crew of 2,000 finished games (about 30,000 rounds) with history_bench.py's generator, in
+a temporary database, and exports it as JSON (the file a crew downloads; about 26 MB). Then:
+  1. in process: the floor (json.loads of the same file) and the restore of the parsed file
+     (store.restore.restore: every round through the engine's checks, then the inserts), each
+     the best of --repeat runs, and their ratio;
+  2. against a real server (`python app.py` on a free 127.0.0.1 port, a throw-away database):
+     the file is uploaded to /restore while another crew's table enters and saves rounds
+     without pause, and it prints the upload's time, and the count, failures and p50 / p95 /
+     max of that table's writes (each tap, target, bid and save is a write transaction) made
+     while it ran (target: no failure, p95 under 100 ms).
+It prints PASS or FAIL and exits 1 on FAIL.
+
+    .venv/bin/python bench/restore_bench.py [--games 2000] [--repeat 3]
+"""
+import argparse
+import datetime
+import io
+import json
+import math
+import random
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+import uuid
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(REPO), str(REPO / "tests"), str(REPO / "bench")]
+
+import history_bench  # noqa: E402
+from app import create_app  # noqa: E402
+from store import connect, write  # noqa: E402
+from store import export as crew_export  # noqa: E402
+from store import restore as crew_restore  # noqa: E402
+from support.loopback import Phone, ServerProcess  # noqa: E402
+
+RESTORE_SECONDS = 3.0
+SAVE_P95_MS = 100
+
+
+def export_file(folder, games):
+    """The JSON export of a crew of `games` games, as bytes; and its rounds."""
+    path = Path(folder) / "source.db"
+    app = create_app({"DATABASE": str(path), "SECRET_KEY": "bench", "TESTING": True})
+    db = connect(path)
+    rng = random.Random(20260312)
+    pool = history_bench.round_pool(rng)
+    start = datetime.datetime(2022, 1, 6, 19, 0, tzinfo=datetime.timezone.utc)
+    with write(db):
+        crew_id, rounds = history_bench.build_crew(db, "Large crew", games, rng, pool, start)
+    with app.app_context():
+        data = crew_export.export(crew_id)
+    db.close()
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode(), rounds
+
+
+def in_process(folder, body, repeat):
+    """Best-of-`repeat` seconds of json.loads (the floor) and of the restore of the parsed file."""
+    floors, restores = [], []
+    for run in range(repeat):
+        app = create_app({"DATABASE": str(Path(folder) / f"restore-{run}.db"), "SECRET_KEY": "bench",
+                          "TESTING": True})
+        began = time.perf_counter()
+        data = json.loads(body)
+        floors.append(time.perf_counter() - began)
+        with app.app_context():
+            began = time.perf_counter()
+            crew_restore.restore(data)
+            restores.append(time.perf_counter() - began)
+    return min(floors), min(restores)
+
+
+def multipart(body):
+    boundary = uuid.uuid4().hex
+    head = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"export.json\"\r\n"
+            "Content-Type: application/json\r\n\r\n").encode()
+    return head + body + f"\r\n--{boundary}--\r\n".encode(), f"multipart/form-data; boundary={boundary}"
+
+
+def upload(base, body):
+    """POST the file to /restore as a browser does; (status, seconds)."""
+    phone = Phone(base, timeout=300)
+    phone.get("/restore")
+    payload, content_type = multipart(body)
+    request = urllib.request.Request(base + "/restore", data=payload, method="POST",
+                                     headers={"Content-Type": content_type, "X-CSRFToken": phone.csrf})
+    began = time.perf_counter()
+    try:
+        with phone.opener.open(request, timeout=300) as response:
+            status = response.status
+    except urllib.error.HTTPError as error:
+        status = error.code
+        error.close()
+    return status, time.perf_counter() - began
+
+
+def nearest_rank(values, share):
+    ordered = sorted(values)
+    return ordered[max(math.ceil(share * len(ordered)) - 1, 0)] if ordered else float("nan")
+
+
+def against_a_server(folder, body):
+    """The upload's status and seconds, and (seconds, status) of each save made while it ran."""
+    server = ServerProcess(Path(folder) / "server.db").start()
+    try:
+        saves, stop, running = [], threading.Event(), threading.Event()
+
+        def heard(kind, answer):
+            # Every write the table makes (start, bid, target, tap, save) is a save of its own.
+            if running.is_set() and kind in ("start", "bid", "target", "tap", "save"):
+                saves.append((answer.seconds, answer.status, kind))
+
+        table = Phone(server.base, timeout=60, observer=heard)
+        game_url = table.start_game(table.start_crew("Another crew"))
+        for _ in range(3):  # warm up
+            table.enter_round(game_url)
+
+        def keep_saving():
+            while not stop.is_set():
+                try:
+                    table.enter_round(game_url)
+                except Exception as error:  # a step answered what a healthy table does not get
+                    if running.is_set():
+                        saves.append((float("nan"), f"{type(error).__name__}: {error}", "step"))
+
+        saver = threading.Thread(target=keep_saving, daemon=True)
+        saver.start()
+        running.set()
+        status, seconds = upload(server.base, body)
+        running.clear()
+        stop.set()
+        saver.join(timeout=60)
+        return status, seconds, saves
+    finally:
+        server.stop()
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=2000, help="games in the exported crew")
+    parser.add_argument("--repeat", type=int, default=3, help="in-process restores (the best counts)")
+    args = parser.parse_args(argv)
+    failures = []
+    with tempfile.TemporaryDirectory(prefix="orchard-restore-") as folder:
+        body, rounds = export_file(folder, args.games)
+        print(f"export: {args.games} games, {rounds} saved rounds, {len(body) / 1e6:.1f} MB")
+        floor, seconds = in_process(folder, body, args.repeat)
+        print(f"in process (best of {args.repeat}): json.loads {floor:.2f} s (the floor); "
+              f"restore {seconds:.2f} s = {seconds / floor:.1f}x the floor (target ≤ {RESTORE_SECONDS:g} s)")
+        if seconds > RESTORE_SECONDS:
+            failures.append(f"the restore took {seconds:.2f} s")
+
+        status, upload_seconds, saves = against_a_server(folder, body)
+        print(f"real server: POST /restore of the file answered {status} in {upload_seconds:.2f} s "
+              f"(upload, parse, checks and inserts)")
+        if status != 303:
+            failures.append(f"the restore answered {status}")
+        expected = {"start": 303, "save": 303}
+        good = [s for s, answer, kind in saves if answer == expected.get(kind, 200)]
+        bad = [f"{kind}: {answer}" for s, answer, kind in saves if answer != expected.get(kind, 200)]
+        p50, p95 = nearest_rank(good, 0.5) * 1000, nearest_rank(good, 0.95) * 1000
+        worst = max(good, default=float("nan")) * 1000
+        rounds = sum(1 for _, _, kind in saves if kind == "save")
+        print(f"another crew's writes while it ran (start, bid, targets, taps, save; {rounds} rounds saved): "
+              f"{len(saves)}, failed {len(bad)}, "
+              f"p50 {p50:.1f} ms, p95 {p95:.1f} ms, max {worst:.1f} ms (target: none failed, p95 < {SAVE_P95_MS} ms)")
+        for answer in bad[:5]:
+            print(f"  failed: {answer}")
+        if bad or not good or p95 >= SAVE_P95_MS:
+            failures.append("another crew's saves suffered")
+    print("RESULT: " + ("PASS" if not failures else "FAIL: " + "; ".join(failures)))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
