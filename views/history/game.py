@@ -3,10 +3,12 @@ its bid, trump, targets and breakdowns; its note; abandoning and resuming."""
 from flask import flash, url_for
 
 import charts
+import ratings
 from store.rounds import hand_score
 from table.games import game_standing
 from scoring import format_points
 from store import history as history_store
+from store import ratings as rating_store
 
 from . import bp
 from .forms import NoteForm
@@ -21,11 +23,16 @@ def game_record_show(token, game_id):
     rounds = history_store.recorded_rounds(game_id)
     standing = game_standing(game, rounds)
     names = game["names"]
+    seats = history_store.seated_players(game_id)
+    changes = rating_store.game_changes(crew["id"], game_id) if crew["ratings"] else {}
     return render(
         "history/game.html",
         crew=crew,
         game=game,
-        seats=history_store.seated_players(game_id),
+        seats=seats,
+        # seat -> what this game did to the player's rating, once that rating is shown
+        rating_changes={seat["seat"]: changes[seat["player_id"]] for seat in seats
+                        if seat["player_id"] in changes and ratings.shown(changes[seat["player_id"]].games)},
         rounds=rounds,
         breakdowns={row["id"]: [hand_score(hand) for hand in row["hands"]]
                     for row in rounds},
