@@ -11,7 +11,9 @@ For each player i with rating (mu, sigma) before a game:
   Delta_i  = (sigma_i' / c) * sigma_i'^2 / c^2 * sum over the same q of p_iq (1 - p_iq) / A_q
   mu_i     <- mu_i + Omega_i
   sigma_i  <- sigma_i' * sqrt(max(1 - Delta_i, kappa))
-openskill 6 then gives players who share a place the average of their mu changes.
+Players who share a place keep their own changes: a level finish costs the one who came in
+stronger more (openskill 6.2's source has a step averaging them, which changes nothing, as it
+compares each player with itself after the update).
 """
 import math
 
@@ -36,9 +38,4 @@ def rate(players, places):
         omega *= sigma**2 / c
         delta *= (sigma / c) * sigma**2 / c**2
         out.append([mu + omega, sigma * math.sqrt(max(1 - delta, KAPPA))])
-    for place in set(places):
-        tied = [i for i, p in enumerate(places) if p == place]
-        average = sum(out[i][0] - drifted[i][0] for i in tied) / len(tied)
-        for i in tied:
-            out[i][0] = drifted[i][0] + average
     return [tuple(pair) for pair in out]

@@ -102,8 +102,7 @@ class RestoreForm(FlaskForm):
 class RatingsSettingForm(FlaskForm):
     """Switch the crew's ratings on or off."""
 
-    ratings = SelectField("Ratings", choices=[("on", "on"), ("off", "off")],
-                          validate_choice=False)
+    ratings = StringField("Ratings")
 
     def validate_ratings(self, field):
         if field.data not in ("on", "off"):
