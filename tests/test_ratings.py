@@ -213,3 +213,20 @@ def test_a_setting_that_is_neither_on_nor_off_is_refused(known, value):
     assert response.status_code == 422
     assert "Ratings are either on or off." in text_of(response.get_data(as_text=True))
     assert connect(app.config["DATABASE"]).execute("SELECT ratings FROM crews").fetchone() == (1,)
+
+
+def test_a_merge_rebuilds_the_ratings(client, table):
+    """Dana was Dan entered under another name: once merged, Dan has both games' ratings."""
+    for fourth in ("Dan", "Dana"):
+        table.start_game(names=("Ann", "Ben", "Cleo", fourth), goal="other", goal_other="100")
+        # Ann's four 4s with four Kings and four Queens passes 100 in one round.
+        table.enter_quick_round(["4S", "2S", "3S", "5S"], [{"4": 3, "K": 4, "Q": 4}, {}, {}, {}])
+    ids = {row["name"]: row["id"] for row in connect(client.application.config["DATABASE"]).query(
+        "SELECT id, name FROM players")}
+    with client.application.app_context():
+        assert [c.games for c in rating_store.player_history(1, ids["Dan"])] == [1]
+    response = client.post(f"{table.crew_url}players/{ids['Dan']}/merge", data={"other": ids["Dana"]})
+    assert response.status_code == 303
+    with client.application.app_context():
+        assert [(c.game_id, c.games) for c in rating_store.player_history(1, ids["Dan"])] == [(1, 1), (2, 2)]
+        assert {e["name"] for e in rating_store.ladder(1)} == {"Ann", "Ben", "Cleo", "Dan"}
