@@ -50,13 +50,16 @@ def nice_step(span, ticks=4):
     return power * 10
 
 
-def line_chart(series, x_labels, *, title, description, references=(), chart_id="chart", x_name=""):
+def line_chart(series, x_labels, *, title, description, references=(), chart_id="chart", x_name="",
+               from_zero=True):
     """An SVG line chart: one line per series over the same x positions, optional reference
-    lines, y gridlines, x labels (an empty label is skipped), and each line named at its end."""
+    lines, y gridlines, x labels (an empty label is skipped), and each line named at its end.
+    With from_zero off, the y axis spans only the values (a rating moves a few points near 25)."""
     count = max((len(s.values) for s in series), default=0)
     values = [v for s in series for v in s.values if v is not None]
     values += [ref.value for ref in references]
-    low, high = min(values + [0]), max(values + [0])
+    anchor = [0] if from_zero else []
+    low, high = min(values + anchor), max(values + anchor)
     step = nice_step(high - low or 1)
     low = (low // step) * step
     high = -((-high) // step) * step
@@ -201,4 +204,23 @@ def finishing_totals_chart(name, games, chart_id="player-chart"):
         [Series(name, totals, won)], labels, title=f"{name}'s finishing totals",
         description=description, references=[Reference(goal, f"Goal {goal}") for goal in goals],
         chart_id=chart_id, x_name="games",
+    )
+
+
+def rating_chart(name, changes, chart_id="rating-chart"):
+    """A player's rating after each of their games (oldest first), one decimal, with the
+    starting rating drawn across. `changes`: dicts with mu and a short date."""
+    values = tuple(round(change["mu"], 1) for change in changes)
+    labels = [""] * len(changes)
+    if changes:
+        labels[0] = changes[0]["date"]
+        labels[-1] = changes[-1]["date"]
+    description = (
+        f"{name}'s rating after each of their last {len(changes)} rated games, oldest first: "
+        + ", ".join(f"{value:.1f}".replace("-", MINUS) for value in values) + "."
+        if changes else f"{name} has no rating yet."
+    )
+    return line_chart(
+        [Series(name, values)], labels, title=f"{name}'s rating", description=description,
+        references=[Reference(25, "Start 25")], chart_id=chart_id, x_name="games", from_zero=False,
     )

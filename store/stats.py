@@ -131,6 +131,15 @@ def recent_games(player_id, limit=CHART_GAMES):
     return rows[::-1]
 
 
+def game_dates(game_ids):
+    """game id -> when it started, for the given games."""
+    if not game_ids:
+        return {}
+    marks = ",".join("?" for _ in game_ids)
+    rows = get_db().query(f"SELECT id, created FROM games WHERE id IN ({marks})", list(game_ids))
+    return {row["id"]: row["created"] for row in rows}
+
+
 def extreme_rounds(player_id, best, worst):
     """Where the player's best and worst rounds were scored: {'best': row, 'worst': row}, each
     the most recent finished game and round with that score."""

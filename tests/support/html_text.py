@@ -64,3 +64,19 @@ def element_markup(html, wanted):
     """The markup inside the first element with id "#x" or class ".x" (None when there is none)."""
     finder = _find(html, wanted)
     return "".join(finder.markup) if finder.found else None
+
+
+class _AllText(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.parts = []
+
+    def handle_data(self, data):
+        self.parts.append(data)
+
+
+def text_of(html):
+    """A page's text as a reader sees it, whitespace collapsed (tags dropped, entities decoded)."""
+    parser = _AllText()
+    parser.feed(html)
+    return " ".join("".join(parser.parts).split())

@@ -9,4 +9,4 @@ from flask import Blueprint
 bp = Blueprint("history", __name__)
 
 # The routes live in one module per concern; importing them registers them on the blueprint.
-from . import common, game, nights, players, transfer  # noqa: E402,F401
+from . import common, game, nights, players, ratings, records, transfer  # noqa: E402,F401

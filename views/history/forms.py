@@ -97,3 +97,13 @@ class RestoreForm(FlaskForm):
     file = FileField("Crew export (.json)", validators=[FileRequired("Pick the .json file to restore.")])
     # Asked only when the server has a passphrase (ORCHARD_PASSPHRASE): a restore starts a crew.
     passphrase = PasswordField("Server passphrase")
+
+
+class RatingsSettingForm(FlaskForm):
+    """Switch the crew's ratings on or off."""
+
+    ratings = StringField("Ratings")
+
+    def validate_ratings(self, field):
+        if field.data not in ("on", "off"):
+            raise ValidationError("Ratings are either on or off.")

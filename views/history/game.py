@@ -1,14 +1,18 @@
 """One game as recorded: standings, the running-totals chart, every saved round read-only with
 its bid, trump, targets and breakdowns; its note; abandoning and resuming."""
-from flask import flash, url_for
+from flask import abort, flash, make_response, url_for
 
 import charts
+import ratings
+import result_card
 from store.rounds import hand_score
 from table.games import game_standing
 from scoring import format_points
 from store import history as history_store
+from store import ratings as rating_store
 
 from . import bp
+from .common import night_date
 from .forms import NoteForm
 from .notes import note_answer
 from ..lookup import load_game
@@ -21,11 +25,16 @@ def game_record_show(token, game_id):
     rounds = history_store.recorded_rounds(game_id)
     standing = game_standing(game, rounds)
     names = game["names"]
+    seats = history_store.seated_players(game_id)
+    changes = rating_store.game_changes(crew["id"], game_id) if crew["ratings"] else {}
     return render(
         "history/game.html",
         crew=crew,
         game=game,
-        seats=history_store.seated_players(game_id),
+        seats=seats,
+        # seat -> what this game did to the player's rating, once that rating is shown
+        rating_changes={seat["seat"]: changes[seat["player_id"]] for seat in seats
+                        if seat["player_id"] in changes and ratings.shown(changes[seat["player_id"]].games)},
         rounds=rounds,
         breakdowns={row["id"]: [hand_score(hand) for hand in row["hands"]]
                     for row in rounds},
@@ -60,3 +69,23 @@ def game_resume(token, game_id):
     crew, game = load_game(token, game_id)
     history_store.resume(game_id)
     return see_other(url_for("games.game_show", token=token, game_id=game_id))
+
+
+@bp.get("/c/<token>/games/<int:game_id>/card.png")
+def game_card_show(token, game_id):
+    """The finished game's result as a PNG card to share; it carries the crew's name, not its link."""
+    crew, game = load_game(token, game_id)
+    if game["status"] != "finished":
+        response = make_response("This game is not finished: its result card comes with its winner.\n", 409)
+        response.mimetype = "text/plain"
+        return response
+    standing = game_standing(game, history_store.recorded_rounds(game_id))
+    png = result_card.draw(result_card.CardGame(
+        crew_name=crew["name"], date=night_date(game["created"]), goal=game["goal"],
+        names=tuple(game["names"]), totals=tuple(standing.totals), order=tuple(standing.order),
+        winners=tuple(standing.result.winners), running=tuple(tuple(r) for r in standing.running),
+    ))
+    response = make_response(png)
+    response.mimetype = "image/png"
+    response.headers["Content-Disposition"] = f'inline; filename="orchard-game-{game_id}.png"'
+    return response

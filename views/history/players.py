@@ -3,8 +3,10 @@ head-to-head between two players, renaming, and merging two players who are one 
 from flask import abort, flash, url_for
 
 import charts
+import ratings
 from scoring import format_points
 from store import crews as crew_store
+from store import ratings as rating_store
 from store import stats
 
 from . import bp
@@ -41,6 +43,13 @@ def player_page(crew, player, status=200, rename_form=None, merge_form=None, blo
     for game in recent:
         game["date"] = short_date(game["created"])
     players = crew_store.players(crew["id"])
+    rated = [{"mu": change.mu, "sigma": change.sigma, "games": change.games, "game_id": change.game_id}
+             for change in (rating_store.player_history(crew["id"], player["id"], stats.CHART_GAMES)
+                            if crew["ratings"] else [])]
+    dates = stats.game_dates([change["game_id"] for change in rated])
+    for change in rated:
+        change["date"] = short_date(dates[change["game_id"]])
+    rated = [change for change in rated if ratings.shown(change["games"])]
     return render(
         "history/player.html",
         block,
@@ -53,6 +62,12 @@ def player_page(crew, player, status=200, rename_form=None, merge_form=None, blo
         chart=charts.finishing_totals_chart(player["name"], recent),
         chart_rows=[[game["date"], format_points(game["total"]), "won" if game["won"] else
                      f"place {game['place']}"] for game in recent[::-1]],
+        rating=rated[-1] if rated else None,
+        rating_text=ratings.in_words(rated[-1]["mu"], rated[-1]["sigma"], rated[-1]["games"]) if rated else None,
+        rating_chart=charts.rating_chart(player["name"], rated) if rated else None,
+        rating_rows=[[change["date"], f"{change['mu']:.1f}", ratings.in_words(
+            change["mu"], change["sigma"], change["games"])] for change in rated[::-1]],
+        shown_after=ratings.SHOWN_AFTER,
         others=[p for p in players if p["id"] != player["id"]],
         rename_form=rename_form or RenameForm(formdata=None, name=player["name"]),
         merge_form=merge_form or MergeForm(formdata=None).offer(players, player["id"]),

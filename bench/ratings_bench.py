@@ -1,0 +1,100 @@
+"""How ratings hold up as a crew's history grows: a 2,000-game crew's ratings worked out from
+scratch, and the ladder page for 2,000 games against 10 games, in one run.
+
+Builds the same two crews as bench/history_bench.py (direct SQL inserts, every round scored by
+the rule engine), then times:
+  - openskill over the large crew's finished games alone (ratings.rate), and the whole rebuild
+    of its cache (reading the results, rating, writing every change), target under a second;
+  - the ladder page of both crews after the cache is built, with a floor measured in the same
+    run (the home page, which reads no crew), each printed as a multiple of that floor, and the
+    large/small ratio against the 2x target.
+It prints PASS or FAIL, never asserts: a noisy machine should not make it crash.
+
+    .venv/bin/python bench/ratings_bench.py [--games 2000] [--repeat 40]
+"""
+import argparse
+import datetime
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import ratings  # noqa: E402
+from app import create_app  # noqa: E402
+from history_bench import _token, build_crew, round_pool  # noqa: E402
+from store import connect, write  # noqa: E402
+from store import ratings as rating_store  # noqa: E402
+
+REBUILD_TARGET = 1.0  # seconds
+TARGET_RATIO = 2.0
+
+
+def median_ms(client, url, repeat):
+    for _ in range(3):
+        if client.get(url).status_code != 200:
+            raise SystemExit(f"{url} did not answer 200")
+    times = []
+    for _ in range(repeat):
+        began = time.perf_counter()
+        client.get(url).get_data()
+        times.append((time.perf_counter() - began) * 1000)
+    return statistics.median(times)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=2000, help="finished games in the large crew")
+    parser.add_argument("--repeat", type=int, default=40, help="timed requests per page")
+    args = parser.parse_args()
+    rng = random.Random(20260312)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "bench.db"
+        app = create_app({"DATABASE": str(path), "SECRET_KEY": "bench", "TESTING": True,
+                          "GUESS_LIMIT": "1000000 per minute"})
+        db = connect(path)
+        pool = round_pool(rng)
+        start = datetime.datetime(2022, 1, 6, 19, 0, tzinfo=datetime.timezone.utc)
+        with write(db):
+            small, _ = build_crew(db, "Small crew", 10, rng, pool, start)
+            large, _ = build_crew(db, "Large crew", args.games, rng, pool, start)
+        db.execute("ANALYZE")
+
+        with app.app_context():
+            results = rating_store.finished_results(large)
+            rates, rebuilds = [], []
+            for _ in range(5):
+                began = time.perf_counter()
+                ratings.rate(results)
+                rates.append(time.perf_counter() - began)
+                db.execute("DELETE FROM rating_state WHERE crew_id = ?", [large])
+                db.conn.commit()
+                began = time.perf_counter()
+                rating_store.rebuild(large)
+                rebuilds.append(time.perf_counter() - began)
+        rate_s, rebuild_s = statistics.median(rates), statistics.median(rebuilds)
+        print(f"Large crew: {len(results)} finished games, {len(results) * 4} rating changes")
+        print(f"openskill alone:       {rate_s:.3f} s")
+        print(f"rebuild of the cache:  {rebuild_s:.3f} s  "
+              f"{'PASS' if rebuild_s < REBUILD_TARGET else 'FAIL'} (target under {REBUILD_TARGET:g} s)")
+
+        client = app.test_client()
+        floor = median_ms(client, "/", args.repeat)
+        small_ms = median_ms(client, f"/c/{_token('Small crew')}/ladder", args.repeat)
+        large_ms = median_ms(client, f"/c/{_token('Large crew')}/ladder", args.repeat)
+        ratio = large_ms / small_ms
+        print()
+        for label, ms in (("floor (home page, no crew)", floor), ("ladder, 10 games", small_ms),
+                          (f"ladder, {args.games} games", large_ms)):
+            print(f"{label:<27} {ms:>6.2f} ms = {ms / floor:.2f}× the floor")
+        print(f"{'PASS' if ratio <= TARGET_RATIO else 'FAIL'}: the large crew's ladder is {ratio:.2f}× "
+              f"the small crew's (target {TARGET_RATIO:g}×); median of {args.repeat} requests each.")
+        db.close()
+
+
+if __name__ == "__main__":
+    main()
