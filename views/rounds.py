@@ -70,7 +70,9 @@ def _page(view, status=200, **extra):
             body += render_template("rounds/_bar_message.html", oob=True, message_text=extra["notice"])
         response = make_response(body, status)
         response.headers["HX-Retarget"] = "#round-main"
-        response.headers["HX-Reswap"] = "outerHTML"
+        # A round just saved (or otherwise replaced) opens at the top, where the new totals and
+        # this phone's "I agree" are; a round still being entered keeps the player's place.
+        response.headers["HX-Reswap"] = "outerHTML" if view.entering else "outerHTML show:window:top"
     else:
         response = make_response(render_template("rounds/show.html", **context), status)
     response.vary.add("HX-Request")

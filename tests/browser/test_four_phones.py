@@ -84,6 +84,10 @@ def test_four_phones_play_a_round_in_seat_mode(four_phones, server):
         for seat, score in enumerate(SCORES):
             expect(phone.page.locator(f"#hand-{seat} h2 strong")).to_have_text(score, timeout=8_000)
     expect(ann.page.locator("#hand-0")).to_contain_text("Four 4s with your target: 80")
+    # Each seated phone lands on the new totals and its own "I agree", in view without scrolling.
+    for seat, phone in enumerate(phones):
+        expect(phone.page.locator("#totals-after")).to_contain_text(f"{NAMES[seat]} {SCORES[seat]}")
+        expect(phone.page.locator("#agree-top")).to_be_in_viewport()
     shoot(ann.page, "four-phones-02-scored")
 
     # Sign-off, and a phone that lost its connection catches up by itself.
