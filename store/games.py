@@ -43,21 +43,26 @@ def game(crew_id, game_id):
 
 
 def games(crew_id):
-    """The crew's games, newest first, with their players' names."""
+    """The crew's games, newest first, with their players' names in seat order.
+
+    The names are put in seat order here, not by group_concat: SQLite does not promise the order
+    group_concat joins its values in."""
+    db = get_db()
     rows = list(
-        get_db().query(
-            """
-            SELECT games.*, group_concat(players.name, ' · ') AS players
-            FROM games
-            JOIN (SELECT * FROM seats ORDER BY seat) AS seats ON seats.game_id = games.id
-            JOIN players ON players.id = seats.player_id
-            WHERE games.crew_id = ?
-            GROUP BY games.id
-            ORDER BY games.created DESC, games.id DESC
-            """,
-            [crew_id],
+        db.query(
+            "SELECT * FROM games WHERE crew_id = ? ORDER BY created DESC, id DESC", [crew_id]
         )
     )
+    names = {}
+    for row in db.query(
+        "SELECT seats.game_id, players.name FROM seats"
+        " JOIN games ON games.id = seats.game_id JOIN players ON players.id = seats.player_id"
+        " WHERE games.crew_id = ? ORDER BY seats.game_id, seats.seat",
+        [crew_id],
+    ):
+        names.setdefault(row["game_id"], []).append(row["name"])
+    for row in rows:
+        row["players"] = " · ".join(names.get(row["id"], []))
     return rows
 
 

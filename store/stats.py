@@ -100,18 +100,20 @@ def summary(player_id):
 
 
 def longest_streak(player_id):
-    """The most finished games in a row the player won (games in the order they started)."""
+    """The most finished games in a row the player won (games in the order they started).
+
+    The run is counted here over rows in that order: SQLite does not promise the order
+    group_concat would join them in."""
     rows = get_db().query(
-        """
-        SELECT group_concat(won, '') AS results FROM (
-            SELECT won FROM seat_results WHERE player_id = ? AND status = 'finished'
-            ORDER BY created, game_id
-        )
-        """,
+        "SELECT won FROM seat_results WHERE player_id = ? AND status = 'finished'"
+        " ORDER BY created, game_id",
         [player_id],
     )
-    results = next(rows)["results"] or ""  # e.g. "1101110": one digit a game, 1 for a win
-    return max(len(run) for run in results.split("0"))
+    longest = run = 0
+    for row in rows:
+        run = run + 1 if row["won"] else 0
+        longest = max(longest, run)
+    return longest
 
 
 def recent_games(player_id, limit=CHART_GAMES):

@@ -98,6 +98,24 @@ def test_crew_page_lists_its_games(client, table):
     assert "to 250 · playing" in page
 
 
+def test_crew_page_lists_games_by_start_date_with_names_in_seat_order(app, client, table):
+    """Ids and start dates disagree (the first game started last): the list follows the dates,
+    and each game's names follow its seats, whatever order SQLite keeps its rows in."""
+    from store import connect
+
+    seatings = [("Dan", "Cleo", "Ben", "Ann"), ("Ben", "Dan", "Ann", "Cleo"), ("Cleo", "Ann", "Dan", "Ben")]
+    for names in seatings:
+        table.start_game(names=names)
+    db = connect(app.config["DATABASE"])
+    for game_id, created in [(1, "2026-03-14T20:00:00+00:00"), (2, "2026-03-12T20:00:00+00:00"),
+                             (3, "2026-03-13T20:00:00+00:00")]:
+        db.execute("UPDATE games SET created = ? WHERE id = ?", [created, game_id])
+    db.conn.commit()
+    page = client.get(table.crew_url).get_data(as_text=True)
+    listed = re.findall(r'<span class="game-players">([^<]*)</span>', page)
+    assert listed == ["Dan · Cleo · Ben · Ann", "Cleo · Ann · Dan · Ben", "Ben · Dan · Ann · Cleo"]
+
+
 def test_crew_page_opens_finished_games_as_their_record(client, table):
     from test_rounds import BIG_COUNTS, BIG_TARGETS
 

@@ -49,6 +49,22 @@ def test_cleo_and_eve_by_hand(known):
     assert (eve["bids_won"], eve["target_triples"], eve["target_fours"], eve["longest_streak"]) == (1, 1, 1, 1)
 
 
+def test_longest_streak_follows_start_dates_not_ids(known):
+    """Ann won games 1, 3 and 5 and lost game 4: a streak of 2 in id order. With game 4 started
+    first, her wins are three in a row by date, and the streak is 3."""
+    app, client, crew_url = known
+    from store import connect
+
+    db = connect(app.config["DATABASE"])
+    db.execute("UPDATE games SET created = '2020-01-01T00:00:00+00:00' WHERE id = 4")
+    db.conn.commit()
+    assert summary_of(app, "Ann")["longest_streak"] == 3
+    # Game 4 started last: the three wins still come first, in a row.
+    db.execute("UPDATE games SET created = '2099-01-01T00:00:00+00:00' WHERE id = 4")
+    db.conn.commit()
+    assert summary_of(app, "Ann")["longest_streak"] == 3
+
+
 def test_form_and_recent_games_by_hand(known):
     app, client, crew_url = known
     from store import stats
