@@ -4,7 +4,7 @@ every state of the round page, in the light and the dark colour scheme: not one 
 Each violation is printed with its rule id, impact and the nodes it found, so a failure says what
 to fix. The states: home, crew, new game, scoreboard, round entry (fresh, bid folded, quick counts,
 exact grid with cards held by others, a refused tap, a hand entered on its own phone), a saved
-round, the winner screen, the tools, the rule book, the history pages and the restore page."""
+round, the winner screen, the tools, the rule book, the history pages, the restore page and the offline page."""
 import re
 
 import pytest
@@ -35,7 +35,8 @@ class Audit:
         self.states = []
 
     def __call__(self, state):
-        htmx_settled(self.page)
+        if self.page.evaluate("!!document.querySelector('script[src*=htmx]')"):  # not the offline page
+            htmx_settled(self.page)
         self.states.append(state)
         for scheme in ("light", "dark"):
             self.page.emulate_media(color_scheme=scheme)
@@ -200,6 +201,8 @@ def test_axe_finds_nothing_on_any_page_light_or_dark(page, orchard, other, serve
     audit("history: a game with change history")
     page.goto(server + "/restore")
     audit("restore")
+    page.goto(server + "/offline")
+    audit("offline page")
 
     print(f"axe ran on {len(audit.states)} page states, light and dark")
     assert audit.found == [], "axe-core violations:\n" + audit.report()
