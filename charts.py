@@ -24,6 +24,7 @@ class Series:
     name: str
     values: tuple
     highlighted: tuple = ()  # x positions drawn with a filled marker (e.g. games won)
+    seat: int | None = None  # a game's line: the seat's colour class, as on the scoreboard
 
 
 @dataclass(frozen=True)
@@ -103,7 +104,7 @@ def line_chart(series, x_labels, *, title, description, references=(), chart_id=
         )
     ends = []
     for index, s in enumerate(series):
-        style = f"series-{index % SERIES_STYLES}"
+        style = f"series-{index % SERIES_STYLES}" + (f" seat-{s.seat}" if s.seat is not None else "")
         drawn = [(i, v) for i, v in enumerate(s.values) if v is not None]
         if not drawn:
             continue
@@ -164,7 +165,7 @@ def _spread(ends):
 def running_totals_chart(names, running, goal, chart_id="game-chart"):
     """Each player's total after every round of a game (from 0 before round 1), with the goal."""
     rounds = len(running)
-    series = [Series(name, tuple([0] + [totals[seat] for totals in running]))
+    series = [Series(name, tuple([0] + [totals[seat] for totals in running]), seat=seat)
               for seat, name in enumerate(names)]
     every = 1 if rounds <= 12 else 2 if rounds <= 24 else 5
     # Every round, or every 2nd or 5th in a long game; the last always, so none crowd it.

@@ -21,7 +21,7 @@ class Viewer:
     claims: dict
 
     def label(self, names):
-        return f"{names[self.seat]}'s phone" if self.seat is not None else "a phone without a seat"
+        return f"{names[self.seat]}'s phone" if self.seat is not None else "the table's shared phone"
 
     def hidden_seats(self, entry):
         """Seats whose hand this phone may not read: those other phones hold, while the round is

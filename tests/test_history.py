@@ -81,7 +81,7 @@ def test_each_listed_game_shows_players_totals_winner_rounds_and_goal(known):
     body = text(client.get(crew_url + "history"))
     game = re.search(r'href="[^"]*/history/games/1">(.*?)</a>', body, re.S).group(1)
     assert "19:00 · to 100 · 3 rounds" in re.sub(r"<[^>]+>", "", game)  # the time is a <time> element
-    assert re.findall(r'<li( class="won")?><span class="who">(?:<span aria-hidden="true">★ </span>)?(\w+)</span> '
+    assert re.findall(r'<li( class="won")?><span class="who"(?: title="\w+")?>(?:<span aria-hidden="true">★ </span>)?(\w+)</span> '
                       r'<span class="pts">([^<]+)</span>', game) == [
         (' class="won"', "Ann", "135"), ("", "Ben", "95"), ("", "Dan", "65"), ("", "Cleo", "25")]
     assert "Ann won." in game

@@ -364,7 +364,7 @@ def test_undo_the_last_round_and_restore_it(app, client, table):
     assert response.status_code == 303
     board = text(client.get(table.game_url))
     assert re.findall(r'<span class="total">([^<]+)</span>', board) == ["0", "0", "0", "0"]
-    assert "Round 1 undone" in board
+    assert "Round 1 was undone." in board and "Round 1 undone" not in board  # one notice, not two
     assert f'Round 1 was undone.\n    <a href="{url}">Open it to restore it</a>' in board
     page = text(client.get(url))
     assert "This round was undone" in page and "Restore round 1" in page

@@ -59,7 +59,7 @@ def test_a_round_page_poll_is_204_until_another_phone_taps(app, client, table):
     fragment = text(response)
     # The display regions come out of band (Ann's tab shows her score); the controls this phone
     # may be using (its hand, its bid form) are never in a poll's answer.
-    assert re.search(r'<span class="tab-name">Ann</span>\s*<span class="tab-score">40</span>', fragment)
+    assert re.search(r'<span class="tab-name" title="Ann"><span class="seat-mark" aria-hidden="true"></span>Ann</span>\s*<span class="tab-score">40</span>', fragment)
     assert 'id="tabs" aria-label="Players" hx-swap-oob="true"' in fragment
     assert 'id="target-picker"' not in fragment and 'class="bid-form"' not in fragment
 

@@ -17,6 +17,10 @@ bp = Blueprint("crews", __name__)
 
 @bp.get("/")
 def home():
+    # Launched from the home screen (the manifest's start_url): the crew this phone used last.
+    remembered = session.get("crews", [])
+    if request.args.get("source") == "pwa" and remembered:
+        return see_other(url_for("crews.crew_show", token=remembered[0][0]))
     return render("crews/home.html", form=CrewForm(), remembered=session.get("crews", []))
 
 

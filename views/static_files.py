@@ -1,9 +1,13 @@
-"""htmx served from its installed package (never a CDN or a copied file), compressed once."""
+"""htmx served from its installed package (never a CDN or a copied file), compressed once; the
+service worker and its offline page."""
 import gzip
+import hashlib
+import json
 from functools import lru_cache
 from importlib import metadata, resources
+from pathlib import Path
 
-from flask import Blueprint, abort, make_response, url_for
+from flask import Blueprint, abort, current_app, make_response, render_template, url_for
 
 from assets import ONE_YEAR, accepts_gzip
 
@@ -42,3 +46,31 @@ def _htmx_gzip():
 @bp.app_template_global()
 def htmx_url():
     return url_for("static_files.htmx_js", version=HTMX_VERSION)
+
+
+# The service worker, served from the root so that its scope covers every page. It is filled in
+# with the versioned addresses of the app shell; its own address never changes, so it is always
+# revalidated (a new release installs a new worker, which drops the old shell).
+SHELL_FILES = ("app.css", "app.js", "local-time.js", "share.js", "sw-register.js", "tools.css",
+               "history.css", "icon.svg", "icon-192.png", "icon-512.png", "manifest.webmanifest")
+
+
+@bp.get("/sw.js")
+def service_worker():
+    offline = url_for("static_files.offline_page")
+    shell = [url_for("static", filename=name) for name in SHELL_FILES] + [htmx_url(), offline]
+    version = hashlib.sha256(" ".join(shell).encode()).hexdigest()[:12]
+    source = (Path(current_app.static_folder) / "sw.js").read_text(encoding="utf-8")
+    source = (source.replace("__SHELL__", json.dumps(shell)).replace("__OFFLINE__", json.dumps(offline))
+              .replace("__VERSION__", json.dumps(version)))
+    response = make_response(source)
+    response.mimetype = "text/javascript"
+    response.headers["Service-Worker-Allowed"] = "/"
+    response.cache_control.no_cache = True
+    return response
+
+
+@bp.get("/offline")
+def offline_page():
+    """What the service worker shows for a page while the phone has no connection."""
+    return render_template("offline.html")

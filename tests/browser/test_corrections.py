@@ -92,14 +92,16 @@ def test_correct_undo_and_restore_rounds(page, orchard):
     # Only the last round can be undone; the corrected round 1 offers no undo (checked below).
     page.get_by_role("button", name="Undo this round").click()
     page.wait_for_url(scoreboard)
-    expect(page.locator(".flash")).to_have_text("Round 2 undone. You can restore it from its page.")
+    # One notice says so, with the way back (not a flash saying the same thing above it).
+    expect(page.locator("main .notice")).to_have_text("Round 2 was undone. Open it to restore it.")
+    expect(page.locator(".flash")).to_have_count(0)
+    expect(page.get_by_text(re.compile("undone"))).to_have_count(1)
     expect(orchard.round_rows()).to_have_count(1)
     expect(orchard.totals()).to_have_text(["20", "40", "0", f"{M}15"])
     expect(page.locator(".next-round")).to_contain_text("Round 2: Ben deals, Cleo bids first.")
 
-    # The undone round's page says so and offers it back. Nothing on the scoreboard links to it
-    # any more (reported as a UI gap): the browser's Back button is the way there.
-    page.go_back()
+    # The undone round's page says so and offers it back.
+    page.get_by_role("link", name="Open it to restore it").click()
     page.wait_for_url(round_2)
     expect(page.locator("#round-main h1")).to_have_text("Round 2 undone")
     expect(page.get_by_text("This round was undone and does not count.")).to_be_visible()
@@ -117,22 +119,22 @@ def test_correct_undo_and_restore_rounds(page, orchard):
     expect(page.locator("#round-main h1")).to_have_text("Round 2")
     expect(page.locator("details.history summary")).to_have_text("Changes to this round (4)")
     expect(history_lines(page)).to_have_text([
-        re.compile(r"UTC · started\b"),
-        re.compile(r"UTC · saved · 5 · 15 · 40 · 0\b"),
-        re.compile(r"UTC · undone\b"),
-        re.compile(r"UTC · restored\b"),
+        re.compile(r"\d\d:\d\d · started\b"),
+        re.compile(r"\d\d:\d\d · saved · 5 · 15 · 40 · 0\b"),
+        re.compile(r"\d\d:\d\d · undone\b"),
+        re.compile(r"\d\d:\d\d · restored\b"),
     ])
     page.goto(round_2.replace("/rounds/2", "/rounds/1"))
     expect(page.get_by_role("button", name="Undo this round")).to_have_count(0)
     expect(page.locator("#hand-0 h2")).to_have_text("Ann 20")
     expect(page.locator("details.history summary")).to_have_text("Changes to this round (6)")
     expect(history_lines(page)).to_have_text([
-        re.compile(r"UTC · started\b"),
-        re.compile(r"UTC · saved · 10 · 40 · 0 · [-−]15\b"),
-        re.compile(r"UTC · correction started · from revision 1\b.*\(revision 2\)$"),
-        re.compile(r"UTC · correction discarded\b.*\(revision 2\)$"),
-        re.compile(r"UTC · correction started · from revision 1\b.*\(revision 3\)$"),
-        re.compile(r"UTC · corrected · 10 · 40 · 0 · [-−]15 → 20 · 40 · 0 · [-−]15\b.*\(revision 3\)$"),
+        re.compile(r"\d\d:\d\d · started\b"),
+        re.compile(r"\d\d:\d\d · saved · 10 · 40 · 0 · [-−]15\b"),
+        re.compile(r"\d\d:\d\d · correction started · from revision 1\b.*\(revision 2\)$"),
+        re.compile(r"\d\d:\d\d · correction discarded\b.*\(revision 2\)$"),
+        re.compile(r"\d\d:\d\d · correction started · from revision 1\b.*\(revision 3\)$"),
+        re.compile(r"\d\d:\d\d · corrected · 10 · 40 · 0 · [-−]15 → 20 · 40 · 0 · [-−]15\b.*\(revision 3\)$"),
     ])
     assert_fits_phone(page)
     shoot(page, "corrections-03-history")

@@ -29,3 +29,24 @@ def test_a_game_start_time_in_history_is_the_phones_local_time(far_away_page, se
     stamp = datetime.datetime.fromisoformat(shown.get_attribute("datetime"))
     assert shown.inner_text() == f"{stamp.astimezone(ZoneInfo(PHONE_ZONE)):%H:%M}"
     assert shown.inner_text() != f"{stamp.astimezone(datetime.timezone.utc):%H:%M}"
+
+
+def test_a_rounds_change_history_is_in_the_phones_local_day_and_time(far_away_page, server):
+    page = far_away_page
+    orchard = Orchard(page, server)
+    orchard.start_crew("Far crew")
+    orchard.start_game()
+    orchard.start_round(1)
+    orchard.bid(1, 1, "D")
+    orchard.counts(0, "10S", {"J": 2})
+    orchard.counts(1, "4H", {"4": 2})
+    orchard.target(2, "KD")
+    orchard.counts(3, "2S", {"5": 2})
+    orchard.save(1)
+    orchard.round_rows().nth(0).locator("th a").click()
+    page.locator("details.history summary").click()
+    shown = page.locator("details.history time[data-local=datetime]").first
+    stamp = datetime.datetime.fromisoformat(shown.get_attribute("datetime")).astimezone(ZoneInfo(PHONE_ZONE))
+    assert shown.inner_text().replace(",", "") == f"{stamp.day} {stamp:%b %H:%M}"  # en-GB: "12 Mar, 19:30"
+    assert "UTC" not in page.locator("details.history").inner_text()
+    assert page.locator("details.history li").first.inner_text().endswith("· started · by the table's shared phone")

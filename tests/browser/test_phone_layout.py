@@ -2,6 +2,8 @@
 link and choice is at least 44 × 44 px (the size a thumb can hit)."""
 import re
 
+from playwright.sync_api import expect
+
 from steps import SCOREBOARD_URL, assert_fits_phone, shoot, small_tap_targets
 
 
@@ -72,12 +74,24 @@ def test_long_names_do_not_push_pages_sideways(page, orchard):
     orchard.names = ["Dan", "Bo", "Cleopatra Maximiliane", "Annabelle-Josephine"]
     orchard.start_game(first_dealer=0)
     check_page(page, "long-scoreboard-new", found)
+    # A name cut short can still be read whole: a long press or hover shows its title.
+    name = page.locator(".total-card .name").nth(3)
+    assert name.evaluate("el => el.scrollWidth > el.clientWidth"), "the long name is not cut on this phone"
+    expect(name).to_have_attribute("title", "Annabelle-Josephine")
+    expect(page.locator("table.rounds thead th[title='Annabelle-Josephine'], .total-card .name[title='Cleopatra Maximiliane']")).not_to_have_count(0)
+    # The dealer mark reads "D" on screen and "deals next" to a screen reader.
+    mark = page.locator(".dealer-mark")
+    expect(mark).to_have_text("Ddeals next")
+    expect(mark.locator("[aria-hidden=true]")).to_have_text("D")
+    assert "deals next" in page.locator(".totals").aria_snapshot()
+    assert not re.search(r"\bD\b", page.locator(".totals").aria_snapshot())
 
     orchard.start_round(1)
     for seat, target in enumerate(["10S", "4H", "KD", "2S"]):
         orchard.target(seat, target)
     orchard.bid(3, 1, "S")
     check_page(page, "long-round-1", found)
+    expect(page.locator("#tab-3 .tab-name")).to_have_attribute("title", "Annabelle-Josephine")
     orchard.save(1)
     check_page(page, "long-scoreboard-with-rounds", found)
     orchard.round_rows().nth(0).locator("th a").click()

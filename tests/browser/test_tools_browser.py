@@ -148,7 +148,7 @@ def test_settle_a_bid_question(page, orchard):
     tap(page, "a.cardbtn[data-bid='3D']")
     expect(page.locator("#bid-verdict")).to_contain_text("Legal.")
     tap(page, "a.cardbtn[data-bid='2C']")
-    expect(page.locator("#calls li")).to_have_text(
+    expect(page.locator("#calls-list li")).to_have_text(
         ["First bidder 2♠", "Second bidder Pass", "Third bidder 3♦"]
     )
     expect(page.locator("#bid-verdict")).to_contain_text("Not legal: 2♣ does not beat 3♦.")

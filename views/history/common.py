@@ -45,6 +45,14 @@ def clock(stamp):
     return f"{local(stamp):%H:%M}"
 
 
+@bp.app_template_filter("day_clock")
+def day_clock(stamp):
+    """A stored time as a local day and time, "12 Mar 19:30" (the phone shows its own, see
+    static/local-time.js)."""
+    moment = local(stamp)
+    return f"{moment.day} {moment:%b %H:%M}"
+
+
 @bp.app_template_filter("percent")
 def percent(rate):
     return "—" if rate is None else f"{int(rate * 100 + 0.5)}%"  # half up: 62.5% shows as 63%

@@ -1,0 +1,220 @@
+"""axe-core (from the axe-playwright-python package) runs in the real browser on every page and
+every state of the round page, in the light and the dark colour scheme: not one violation.
+
+Each violation is printed with its rule id, impact and the nodes it found, so a failure says what
+to fix. The states: home, crew, new game, scoreboard, round entry (fresh, bid folded, quick counts,
+exact grid with cards held by others, a refused tap, a hand entered on its own phone), a saved
+round, the winner screen, the tools, the rule book, the history pages, the restore page and the offline page."""
+import re
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import expect
+
+from app import create_app
+from steps import PHONE, SCOREBOARD_URL, Orchard, htmx_settled
+from support.known_history import build_known_history
+
+AXE = Axe()
+# Every rule axe-core runs by default (WCAG 2.x A and AA, best practices), and the ones it keeps
+# off by default: the experimental ones (a visible label that differs from the accessible name,
+# a paragraph styled as a heading, table headers) and the retired duplicate-id checks.
+EXTRA_RULES = (
+    "label-content-name-mismatch", "p-as-heading", "table-fake-caption", "td-has-header",
+    "css-orientation-lock", "focus-order-semantics", "duplicate-id", "duplicate-id-active",
+)
+OPTIONS = {"resultTypes": ["violations"], "rules": {rule: {"enabled": True} for rule in EXTRA_RULES}}
+
+
+class Audit:
+    """Runs axe on the page as it is now, light then dark, and keeps every violation found."""
+
+    def __init__(self, page):
+        self.page = page
+        self.found = []
+        self.states = []
+
+    def __call__(self, state):
+        if self.page.evaluate("!!document.querySelector('script[src*=htmx]')"):  # not the offline page
+            htmx_settled(self.page)
+        self.states.append(state)
+        for scheme in ("light", "dark"):
+            self.page.emulate_media(color_scheme=scheme)
+            # Let a colour transition finish before contrast is measured.
+            self.page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+            results = AXE.run(self.page, options=OPTIONS)
+            for violation in results.response["violations"]:
+                targets = [" ".join(map(str, node["target"])) for node in violation["nodes"]]
+                self.found.append(
+                    f"{state} [{scheme}] {violation['id']} ({violation['impact']}), "
+                    f"{len(targets)} nodes: {targets[:6]}"
+                )
+        self.page.emulate_media(color_scheme="light")
+        # axe-core 4.12 retired its duplicate-id rules (they no longer run on every element): the
+        # same id twice still breaks a label's `for` and aria-describedby, so it is checked here.
+        repeated = self.page.evaluate("""() => {
+            const seen = {};
+            document.querySelectorAll("[id]").forEach((el) => { seen[el.id] = (seen[el.id] || 0) + 1; });
+            return Object.keys(seen).filter((id) => seen[id] > 1);
+        }""")
+        if repeated:
+            self.found.append(f"{state} duplicate id (moderate): {repeated}")
+
+    def report(self):
+        return "\n".join(self.found)
+
+
+def all_in(phone, seat):
+    phone.tab(seat)
+    button = phone.page.get_by_role("button", name=f"{phone.names[seat]}’s hand is all in", exact=True)
+    button.tap()
+    expect(button).to_have_count(0)
+    phone.settled()
+
+
+@pytest.fixture
+def other(browser, server):
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    yield Orchard(page, server)
+    context.close()
+
+
+def test_axe_finds_nothing_on_any_page_light_or_dark(page, orchard, other, server, tmp_path):
+    audit = Audit(page)
+
+    page.goto(server + "/")
+    audit("home")
+    crew_url = orchard.start_crew("Axe crew")
+    audit("crew")
+    orchard.new_game_form()
+    audit("new game")
+    for seat, name in enumerate(orchard.names):
+        page.fill(f"#player_{seat}", name)
+    page.get_by_role("radio", name="Other", exact=True).check()
+    page.fill("#goal_other", "60")
+    page.get_by_role("button", name="Start the game").click()
+    page.wait_for_url(SCOREBOARD_URL)
+    scoreboard = page.url
+    audit("scoreboard")
+
+    # --- Round 1 --------------------------------------------------------------------------------
+    orchard.start_round(1)
+    audit("round: fresh")
+    orchard.bid(1, 2, "S")
+    audit("round: bid folded")
+    orchard.counts(0, "10S", {"3": 1, "9": 2, "J": 1})
+    audit("round: quick counts")
+    orchard.tab(1)
+    orchard.mode("exact")
+    orchard.cards(1, "4H", ["4C", "4D", "5H", "6H"])
+    orchard.tab(2)
+    orchard.mode("exact")
+    orchard.target(2, "KD")
+    audit("round: exact grid with cards held by others")
+    page.locator("label:has(#t-rank-4)").tap()
+    page.locator("label:has(#t-suit-C)").tap()
+    expect(page.locator("#bar-msg")).to_contain_text("already in Ben's pile")
+    audit("round: refused tap")
+    orchard.target(2, "KD")
+    orchard.mode("quick")
+
+    # Dan enters his own hand on his own phone: this phone sees him "entering on his phone".
+    other.page.goto(scoreboard)
+    other.page.locator(".seat-buttons").get_by_role("button", name="Dan", exact=True).click()
+    expect(other.page.locator(".seat.mine")).to_have_text("Dan · this phone")
+    round_url = scoreboard + "/rounds/1"
+    other.page.goto(round_url)
+    other.counts(3, "2S", {"5": 2, "7": 2})
+    page.goto(round_url + "?seat=3")
+    expect(page.locator(".tabs .tab.current .tab-name")).to_have_text("Dan")
+    audit("round: a hand entered on its own phone")
+    all_in(other, 3)
+    page.goto(round_url)
+    for seat in range(3):
+        all_in(orchard, seat)
+    # The round scores itself when the fourth hand is in: each player signs off.
+    expect(page.locator("#hand-0 h2 strong")).to_have_text("5")
+    audit("round: scored, waiting for sign-off")
+    page.goto(scoreboard)
+    audit("scoreboard after a round")
+
+    # --- Saved round, correction, undo ----------------------------------------------------------
+    page.goto(round_url)
+    audit("round: saved breakdown")
+    page.get_by_role("button", name="Correct this round").tap()
+    expect(page.locator("#round-main h1")).to_have_text("Round 1 correcting")
+    audit("round: correcting")
+    page.get_by_role("button", name="Cancel correction").tap()
+    expect(page.locator("#round-main h1")).to_have_text("Round 1")
+    page.goto(scoreboard + "/rounds/1/what-if?rank=J&from=0&to=1")
+    audit("what-if")
+
+    # --- Round 2 ends the game ------------------------------------------------------------------
+    other.page.goto(scoreboard)
+    other.page.get_by_role("button", name="Leave Dan’s seat").click()
+    expect(other.page.get_by_role("button", name="Leave Dan’s seat")).to_have_count(0)
+    page.goto(scoreboard)
+    orchard.start_round(2)
+    orchard.bid(2, 1, "H")
+    orchard.counts(0, "8C", {"8": 2})
+    orchard.counts(1, "3D", {"3": 3, "6": 1})
+    orchard.counts(2, "QH", {"Q": 1, "K": 2})
+    orchard.counts(3, "9D", {"2": 2})
+    orchard.save(2)
+    expect(page.locator(".winner h1")).to_have_text("Ben wins!")
+    audit("winner screen")
+
+    # --- Tools and the rule book ----------------------------------------------------------------
+    tools = crew_url + "tools/"
+    for name, url in (("tools", tools), ("pile tool", tools + "pile"), ("trick tool", tools + "trick"),
+                      ("bid tool", tools + "bid"), ("crew rules", tools + "rules"), ("rules", server + "/rules")):
+        page.goto(url)
+        audit(name)
+    page.goto(tools + "pile")
+    for code in ("10S", "3C", "3D"):
+        page.locator(f".cardbtn[data-card='{code}']").click()
+        htmx_settled(page)
+    audit("pile tool with cards")
+    page.goto(tools + "trick")
+    page.locator(".cardbtn").first.click()
+    audit("trick tool with a card")
+
+    # --- History: the known history in a second crew of the same database -----------------------
+    seed = create_app({"DATABASE": str(tmp_path / "orchard.db"), "SECRET_KEY": "seed", "WTF_CSRF_ENABLED": False})
+    crew = server + build_known_history(seed.test_client()).rstrip("/")
+    page.goto(crew + "/history")
+    audit("history")
+    page.goto(crew + "/history/games/1")
+    audit("history: a game")
+    page.goto(crew + "/players")
+    audit("players")
+    page.locator("main a[href*='/players/']").first.click()
+    page.wait_for_url(re.compile(r"/players/\d+$"))
+    audit("player")
+    page.locator(".versus-links a").first.click()
+    page.wait_for_url(re.compile(r"/vs/\d+$"))
+    audit("versus")
+    page.goto(scoreboard.split("/games/")[0] + "/history/games/1")
+    audit("history: a game with change history")
+    page.goto(server + "/restore")
+    audit("restore")
+    page.goto(server + "/offline")
+    audit("offline page")
+
+    print(f"axe ran on {len(audit.states)} page states, light and dark")
+    assert audit.found == [], "axe-core violations:\n" + audit.report()
+
+
+def test_axe_is_not_blind(page, server):
+    """The audit sees a violation: a button with no name, and white text on white in dark mode."""
+    page.goto(server + "/")
+    page.evaluate("""() => {
+        const b = document.createElement("button"); b.className = "x"; document.querySelector("main").append(b);
+    }""")
+    audit = Audit(page)
+    audit("home with a nameless button")
+    assert any("button-name (critical)" in line for line in audit.found), audit.report()
+    assert any("[dark] button-name" in line for line in audit.found), audit.report()
