@@ -1,5 +1,6 @@
 """Page or fragment from one template, so the two can never drift apart."""
-from flask import current_app, make_response, render_template, request
+from flask import make_response, render_template, request
+from jinja2_fragments.flask import render_block
 
 
 def wants_fragment():
@@ -9,13 +10,6 @@ def wants_fragment():
         and request.headers.get("HX-Boosted") != "true"
         and request.headers.get("HX-History-Restore-Request") != "true"
     )
-
-
-def render_block(template_name, block_name, **context):
-    """Render one named block of a page template with the app's usual template context."""
-    current_app.update_template_context(context)
-    template = current_app.jinja_env.get_template(template_name)
-    return "".join(template.blocks[block_name](template.new_context(context)))
 
 
 def render(template_name, block_name=None, status=200, **context):
