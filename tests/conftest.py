@@ -3,24 +3,19 @@ import shutil
 
 import pytest
 
-from app import create_app
 from store.backup import backup
+from support.apps import make_app, share_compiled_templates
 from support.hostile import World
-from support.known_history import build_known_history, make_app
+from support.known_history import build_known_history
 from support.table import Table
+
+share_compiled_templates()
 
 
 @pytest.fixture
 def app(tmp_path):
-    app = create_app(
-        {
-            "TESTING": True,
-            "DATABASE": str(tmp_path / "orchard.db"),
-            "SECRET_KEY": "test-secret",
-            "WTF_CSRF_ENABLED": False,
-        }
-    )
-    yield app
+    """A fresh app on its own database file (a copy of one migrated once per run)."""
+    return make_app(tmp_path / "orchard.db")
 
 
 @pytest.fixture

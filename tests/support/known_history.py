@@ -22,8 +22,8 @@ Game 7  Ann Ben Cleo Eve   one round, still being played (out of the stats)
 """
 import re
 
-from app import create_app
 from store import connect, stats
+from support.apps import make_app  # noqa: F401  (the known history's tests make apps with it)
 
 Z = ("QS", {})
 ZJ = ("JS", {})
@@ -96,11 +96,6 @@ def build_known_history(client):
             game_id = game_url.rsplit("/", 1)[1]
             _posted(client, f"{crew_url}history/games/{game_id}/abandon", expect=303)
     return crew_url
-
-
-def make_app(path, **config):
-    return create_app({"TESTING": True, "DATABASE": str(path), "SECRET_KEY": "test-secret",
-                       "WTF_CSRF_ENABLED": False, **config})
 
 
 def player_ids(app):
