@@ -1,4 +1,5 @@
-# `make run` serves the app; `make test` runs the whole suite. Both set up .venv first.
+# `make run` serves the app; `make test` runs the whole suite; `make check` runs the fast tier
+# (all but the browser, fuzz and crash tests) and prints its time. All set up .venv first.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -6,7 +7,7 @@ INSTALLED := $(VENV)/.installed
 INSTALLED_TEST := $(VENV)/.installed-test
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test chromium clean
+.PHONY: run test check chromium clean
 
 # `make run` installs only what the app needs; `make test` adds the test stack on top.
 $(INSTALLED): requirements.txt
@@ -30,6 +31,12 @@ run: $(INSTALLED)
 
 test: $(INSTALLED_TEST) chromium
 	$(BIN)/python -m pytest
+
+# Meant to finish in under a minute: run it before every commit, and `make test` before a push.
+check: $(INSTALLED_TEST)
+	@start=$$(date +%s); \
+	$(BIN)/python -m pytest -q -m "not browser and not fuzz and not crash"; status=$$?; \
+	echo "make check: $$(( $$(date +%s) - start )) s"; exit $$status
 
 clean:
 	rm -rf $(VENV) instance test-artifacts .pytest_cache .hypothesis

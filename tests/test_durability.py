@@ -19,6 +19,8 @@ from waitress import create_server
 from app import create_app
 from support.loopback import TOTALS, Phone, ServerProcess, plan_scores, plan_taps
 
+pytestmark = pytest.mark.crash
+
 CRASH_CYCLES = 3
 STREAMS = 3  # phones saving rounds into their own games at the same time
 ANSWERED = range(200, 400)

@@ -19,6 +19,8 @@ from support.hostile import (
     fill, form_for, hostile, htmx_headers, method_for, url_values,
 )
 
+pytestmark = pytest.mark.fuzz
+
 
 # --- Fuzzing -----------------------------------------------------------------------------------
 

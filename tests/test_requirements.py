@@ -39,3 +39,11 @@ def test_make_run_installs_only_the_runtime_requirements():
 
 def test_make_test_installs_the_test_requirements():
     assert "-r requirements-test.txt" in make_dry_run("test")
+
+
+def test_make_test_runs_every_test_and_make_check_leaves_out_only_the_slow_kinds():
+    assert re.search(r"python -m pytest\s*$", make_dry_run("test"), re.M)
+    check = make_dry_run("check")
+    assert "-r requirements-test.txt" in check
+    assert '-m "not browser and not fuzz and not crash"' in check
+    assert "make check:" in check  # it prints its time

@@ -1,11 +1,14 @@
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.cards import DECK, RANKS, SUITS, Card, rank_value
 from scoring.piles import score_counts, score_pile
 from scoring.rounds import Hand, check_round
+
+pytestmark = pytest.mark.fuzz
 
 SOME = settings(max_examples=60, deadline=None)
 
