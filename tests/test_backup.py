@@ -10,7 +10,7 @@ import pytest
 from store import connect
 from store.backup import BackupError, rolling_backup
 from support.loopback import REPO
-from test_rounds import BIG_COUNTS, BIG_TARGETS
+from support.rounds import BIG_COUNTS, BIG_TARGETS
 
 
 def test_backup_command_copies_every_round(app, table, tmp_path):

@@ -1,7 +1,8 @@
 """Whole games through HTTP: to the winner, a tie at the top that plays on, and the end of a game."""
 import re
 
-from test_rounds import BIG_COUNTS, BIG_TARGETS, notice, text
+from support.html_text import notice, text
+from support.rounds import BIG_COUNTS, BIG_TARGETS
 
 ALL_EIGHTY = [{"4": 3}, {"2": 3}, {"3": 3}, {"5": 3}]  # each target made four of a kind
 NOTHING = [{}, {}, {}, {}]

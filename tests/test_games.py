@@ -2,6 +2,7 @@
 import re
 
 import pytest
+from support.rounds import BIG_COUNTS, BIG_TARGETS
 from support.table import GAME_DEFAULTS
 
 
@@ -117,7 +118,6 @@ def test_crew_page_lists_games_by_start_date_with_names_in_seat_order(app, clien
 
 
 def test_crew_page_opens_finished_games_as_their_record(client, table):
-    from test_rounds import BIG_COUNTS, BIG_TARGETS
 
     table.start_game()
     table.enter_quick_round(BIG_TARGETS, BIG_COUNTS)

@@ -4,59 +4,8 @@ import re
 import pytest
 
 from store import connect
-
-# A round where the targets make four of a kind: Ann 160, Ben 80, Cleo 80, Dan 80.
-BIG_TARGETS = ["4S", "2S", "3S", "5S"]
-BIG_COUNTS = [{"4": 3, "K": 4, "Q": 4}, {"2": 2, "J": 4}, {"3": 3}, {"5": 3}]
-
-
-def text(response):
-    return response.get_data(as_text=True)
-
-
-def notice(response):
-    """What the phone is told: a refused tap's message (in the bar that stays in view), a save's
-    message, or a page notice."""
-    for pattern in (r'<p id="bar-msg"[^>]*>([^<]+)</p>', r'<p class="error" role="alert">([^<]+)</p>',
-                    r'<p class="notice" role="alert">([^<]*)</p>', r'<div id="hand-notice"[^>]*>\s*<p>([^<]+)</p>'):
-        found = re.search(pattern, text(response))
-        if found:
-            return found.group(1).replace("&#39;", "'")
-    return None
-
-
-def exact(client, url, seats=range(4)):
-    """Switch hands to exact entry (a hand's own choice)."""
-    for seat in seats:
-        client.post(url + f"/hands/{seat}/mode", data={"mode": "exact"})
-
-
-def add(client, url, seat, card):
-    return client.post(url + f"/hands/{seat}/cards/{card}", data={"held": "1"})
-
-
-def stored_rounds(app):
-    db = connect(app.config["DATABASE"])
-    return list(db.query("SELECT number, revision, status FROM rounds ORDER BY id"))
-
-
-def exact_round(client, table, url):
-    """A real 52-card deal entered card by card: Ann 25 (the rule book's first example)."""
-    exact(client, url)
-    client.post(url + "/bid", data={"bidder": "1", "number": "2", "suit": "S"})
-    piles = [
-        ("10S", "3C 3D 4H 6S 9C 9D JC JD JH QS AH AD"),
-        ("QH", "QD QC KD KH KC KS AC AS 10D 10H 10C JS"),
-        ("2C", "2D 2H 2S 3H 3S 4D 4C 4S 5D 5H 5C 5S"),
-        ("7D", None),
-    ]
-    for seat, (target, _) in enumerate(piles):
-        assert client.post(url + f"/hands/{seat}/target", data={"target": target}).status_code == 200
-    for seat, (_, cards) in enumerate(piles):
-        if cards:
-            for card in cards.split():
-                assert add(client, url, seat, card).status_code == 200
-    return client.post(url + "/hands/3/remaining")
+from support.html_text import notice, text
+from support.rounds import BIG_COUNTS, BIG_TARGETS, add, exact, exact_round, stored_rounds
 
 
 def test_round_page_shows_dealer_and_first_bidder(client, table):
@@ -215,7 +164,7 @@ def test_quick_round_saves_and_totals_follow(app, client, table):
 def test_exact_round_with_a_real_deal_scores_every_pile(app, client, table):
     table.start_game()
     url = table.start_round()
-    response = exact_round(client, table, url)
+    response = exact_round(client, url)
     assert response.status_code == 200
     page = text(response)
     assert "Everything adds up. Scores: Ann 25 · Ben 115 · Cleo −25 · Dan 115" in page

@@ -7,6 +7,7 @@ import re
 import pytest
 
 from support.known_history import player_ids, summary_of
+from support.rounds import BIG_COUNTS, BIG_TARGETS
 
 def test_ann_by_hand(known):
     app, client, crew_url = known
@@ -177,7 +178,6 @@ def test_a_player_without_finished_games(client, table):
 
 def test_a_correction_and_an_undo_move_the_stats(client, table):
     """The per-game results are kept in step with every change to the saved rounds."""
-    from test_rounds import BIG_COUNTS, BIG_TARGETS
 
     table.start_game()
     first = table.enter_quick_round(BIG_TARGETS, BIG_COUNTS)

@@ -3,7 +3,8 @@ import re
 
 import pytest
 
-from test_rounds import notice, text
+from support.html_text import notice, text
+from support.rounds import BIG_COUNTS, BIG_TARGETS
 
 TARGETS = ["4S", "2S", "3S", "5S"]
 PILES = [{"4": 3, "K": 4}, {"2": 2}, {"3": 3}, {"5": 1}]  # Ann 120, Ben 40, Cleo 80, Dan −15
@@ -32,7 +33,6 @@ def test_an_idle_poll_costs_a_204(client, table):
 
 
 def test_a_poll_after_a_change_brings_the_new_scoreboard(app, client, table):
-    from test_rounds import BIG_COUNTS, BIG_TARGETS
 
     table.start_game()
     other = app.test_client()
@@ -146,7 +146,6 @@ def test_changing_a_hand_after_it_is_in_opens_it_again(table, phones):
 
 
 def test_sign_off_and_a_correction_clears_it(table, phones):
-    from test_rounds import BIG_COUNTS, BIG_TARGETS
 
     for phone in phones:  # everybody leaves, so one phone enters the whole round
         phone.post(table.game_url + "/seats/leave")
@@ -171,7 +170,6 @@ def test_sign_off_and_a_correction_clears_it(table, phones):
 
 
 def test_agreeing_needs_a_seat(client, table):
-    from test_rounds import BIG_COUNTS, BIG_TARGETS
 
     table.start_game()
     url = table.enter_quick_round(BIG_TARGETS, BIG_COUNTS)

@@ -9,6 +9,7 @@ import pytest
 
 from store import connect
 from support.known_history import make_app
+from support.rounds import exact_round
 
 CSV_HEADER = [
     "game_id", "game_date", "game_started", "goal", "game_status", "round", "player", "seat",
@@ -59,11 +60,10 @@ def test_one_game_as_csv(known):
 
 
 def test_an_exact_round_lists_its_cards(client, table):
-    from test_rounds import exact_round
 
     table.start_game()
     url = table.start_round()
-    exact_round(client, table, url)
+    exact_round(client, url)
     client.post(url + "/save", data={"version": table.version(url)})
     rows = csv_of(client.get(table.game_url + "/export.csv"))
     ann = dict(zip(CSV_HEADER, rows[1]))
@@ -286,11 +286,10 @@ def test_negative_scores_stay_numbers_in_the_csv(known):
 def test_a_card_in_two_piles_is_refused(client, table):
     """A saved exact round whose file puts the same card in two piles fails the round check that
     live entry runs before a save, with the engine's sentence."""
-    from test_rounds import exact_round
 
     table.start_game()
     url = table.start_round()
-    exact_round(client, table, url)
+    exact_round(client, url)
     assert client.post(url + "/save", data={"version": table.version(url)}).status_code == 303
     data = json.loads(client.get(table.game_url + "/export.json").get_data(as_text=True))
     hands = data["games"][0]["rounds"][0]["hands"]

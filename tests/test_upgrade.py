@@ -18,7 +18,7 @@ from app import create_app
 from scoring import HouseRules, format_points, game_result
 from store import connect
 from store.migrations import migrations
-from test_rounds import BIG_COUNTS, BIG_TARGETS
+from support.rounds import BIG_COUNTS, BIG_TARGETS
 
 STAMP = "2024-03-01T19:30:00+00:00"
 # A real 52-card deal in exact entry (the rule book's first example): Ann 25, Ben 115, Cleo −25, Dan 115.

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from app import create_app
 from store.crews import token_hash
-from test_rounds import BIG_COUNTS, BIG_TARGETS, exact_round
+from support.rounds import BIG_COUNTS, BIG_TARGETS, exact_round
 from views.static_files import HTMX_VERSION
 
 VICTIM_CREW = "Vexhollow crew"
@@ -110,7 +110,7 @@ def _crew_with_game(client, crew_name, names):
     first = _enter_round(client, game_url, BIG_TARGETS, BIG_COUNTS)
     _post_ok(client, first + "/agree")
     second = _post_ok(client, game_url + "/rounds").headers["Location"]
-    exact_round(client, None, second)
+    exact_round(client, second)
     version = re.search(r'name="version" value="(\d+)"', client.get(second).get_data(as_text=True)).group(1)
     _post_ok(client, second + "/save", {"version": version}, expect=(303,))
     # Round 3 stays open, part entered: rounds 1 (quick) and 2 (exact) are saved.

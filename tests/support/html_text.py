@@ -1,82 +1,74 @@
-"""Read what a page shows without regexes over template whitespace: the text of an element found
-by id or class, whitespace collapsed, and the raw markup inside it."""
-from html.parser import HTMLParser
-
-VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
-
-
-class _Finder(HTMLParser):
-    def __init__(self, wanted):
-        super().__init__(convert_charrefs=True)
-        self.wanted = wanted
-        self.depth = 0  # open elements inside the first match (0: not inside it)
-        self.found = False
-        self.text = []
-        self.markup = []
-
-    def _matches(self, attrs):
-        attrs = dict(attrs)
-        if self.wanted.startswith("#"):
-            return attrs.get("id") == self.wanted[1:]
-        wanted = set(self.wanted.strip(".").split("."))
-        return wanted <= set((attrs.get("class") or "").split())
-
-    def handle_starttag(self, tag, attrs):
-        if self.depth:
-            self.markup.append(self.get_starttag_text())
-            if tag not in VOID:
-                self.depth += 1
-        elif not self.found and self._matches(attrs):
-            self.found = True
-            self.depth = 0 if tag in VOID else 1
-
-    def handle_startendtag(self, tag, attrs):
-        if self.depth:
-            self.markup.append(self.get_starttag_text())
-        elif not self.found and self._matches(attrs):
-            self.found = True
-
-    def handle_endtag(self, tag):
-        if self.depth:
-            self.depth -= 1
-            if self.depth:
-                self.markup.append(f"</{tag}>")
-
-    def handle_data(self, data):
-        if self.depth:
-            self.text.append(data)
-            self.markup.append(data)
+"""Read what a page shows by parsing it (lxml), never with regexes over template whitespace: the
+text of elements found by a CSS selector, whitespace collapsed, their attributes and markup."""
+import lxml.html
+from lxml import etree
 
 
-def _find(html, wanted):
-    finder = _Finder(wanted)
-    finder.feed(html)
-    return finder
+def text(response):
+    """A test client response's body as text."""
+    return response.get_data(as_text=True)
 
 
-def element_text(html, wanted):
-    """The text of the first element with id "#x" or classes ".x.y", or None when there is none."""
-    finder = _find(html, wanted)
-    return " ".join("".join(finder.text).split()) if finder.found else None
+def parse(html):
+    """The page (or fragment) as an lxml tree; accepts a response too."""
+    if not isinstance(html, str):
+        html = text(html)
+    return lxml.html.fromstring(html) if html.strip() else lxml.html.fromstring("<html></html>")
 
 
-def element_markup(html, wanted):
-    """The markup inside the first element with id "#x" or class ".x" (None when there is none)."""
-    finder = _find(html, wanted)
-    return "".join(finder.markup) if finder.found else None
+def select(html, css):
+    """Every element matching the CSS selector, in page order (the root itself included)."""
+    root = parse(html)
+    found = root.cssselect(css)
+    return found
 
 
-class _AllText(HTMLParser):
-    def __init__(self):
-        super().__init__()
-        self.parts = []
+def _collapsed(element):
+    return " ".join(element.text_content().split())
 
-    def handle_data(self, data):
-        self.parts.append(data)
+
+def texts(html, css):
+    """The text of every element matching the CSS selector, whitespace collapsed."""
+    return [_collapsed(element) for element in select(html, css)]
+
+
+def element_text(html, css):
+    """The text of the first element matching the selector ("#x", ".x.y", "p.notice", ...), or None."""
+    found = select(html, css)
+    return _collapsed(found[0]) if found else None
+
+
+def element_markup(html, css):
+    """The markup inside the first element matching the selector (None when there is none)."""
+    found = select(html, css)
+    if not found:
+        return None
+    element = found[0]
+    inner = [element.text or ""]
+    inner += [etree.tostring(child, encoding="unicode", method="html") for child in element]
+    return "".join(inner)
+
+
+def attribute(html, css, name):
+    """An attribute of the first element matching the selector, or None."""
+    found = select(html, css)
+    return found[0].get(name) if found else None
 
 
 def text_of(html):
-    """A page's text as a reader sees it, whitespace collapsed (tags dropped, entities decoded)."""
-    parser = _AllText()
-    parser.feed(html)
-    return " ".join("".join(parser.parts).split())
+    """A page's text as a reader sees it, whitespace collapsed (tags dropped, entities decoded);
+    what scripts and styles hold is not text a reader sees."""
+    root = parse(html)
+    for hidden in root.xpath("//script | //style | //template"):
+        hidden.drop_tree()
+    return _collapsed(root)
+
+
+def notice(response):
+    """What the phone is told: a refused tap's message (in the bar that stays in view), a save's
+    message, or a page notice; None when there is none."""
+    for css in ("#bar-msg", "p.error[role=alert]", "p.notice[role=alert]", "#hand-notice p"):
+        found = [t for t in texts(response, css) if t]
+        if found:
+            return found[0]
+    return None
