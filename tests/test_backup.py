@@ -15,7 +15,7 @@ from support.rounds import BIG_COUNTS, BIG_TARGETS
 
 def test_backup_command_copies_every_round(app, table, tmp_path):
     table.start_game()
-    table.enter_quick_round(BIG_TARGETS, BIG_COUNTS)
+    table.save_quick_round(BIG_TARGETS, BIG_COUNTS)
     target = tmp_path / "copies" / "orchard-backup.db"
     result = app.test_cli_runner().invoke(args=["backup", str(target)])
     assert result.exit_code == 0, result.output

@@ -24,8 +24,8 @@ def test_saved_house_rules_are_confirmed_in_the_success_style(client, table):
 
 def test_starting_a_round_after_the_end_is_a_warning(client, table):
     table.start_game(goal="other", goal_other="100")
-    table.enter_quick_round(TARGETS, TO_THE_GOAL)  # 80 each: nobody at 100 yet
-    table.enter_quick_round(TARGETS, [{"4": 3}, {}, {}, {}])  # Ann 160, the rest 80: Ann wins
+    table.save_quick_round(TARGETS, TO_THE_GOAL)  # 80 each: nobody at 100 yet
+    table.save_quick_round(TARGETS, [{"4": 3}, {}, {}, {}])  # Ann 160, the rest 80: Ann wins
     client.post(table.game_url + "/rounds")
     board = client.get(table.game_url).get_data(as_text=True)
     assert element_text(board, ".flash.warning") == "The game is over: start a rematch for another game."

@@ -34,8 +34,8 @@ def test_a_game_to_250_ends_with_a_winner(app, client, table):
 
 def test_undoing_the_winning_round_reopens_the_game(client, table):
     table.start_game()
-    table.enter_quick_round(BIG_TARGETS, BIG_COUNTS)
-    last = table.enter_quick_round(BIG_TARGETS, BIG_COUNTS)
+    table.save_quick_round(BIG_TARGETS, BIG_COUNTS)
+    last = table.save_quick_round(BIG_TARGETS, BIG_COUNTS)
     client.post(last + "/delete")
     board = text(client.get(table.game_url))
     assert "wins!" not in board
@@ -44,12 +44,12 @@ def test_undoing_the_winning_round_reopens_the_game(client, table):
 
 def test_a_tie_at_the_top_plays_on_until_one_player_leads(client, table):
     table.start_game(goal="other", goal_other="100")
-    table.enter_quick_round(BIG_TARGETS, ALL_EIGHTY)
-    table.enter_quick_round(BIG_TARGETS, ALL_EIGHTY)
+    table.save_quick_round(BIG_TARGETS, ALL_EIGHTY)
+    table.save_quick_round(BIG_TARGETS, ALL_EIGHTY)
     board = text(client.get(table.game_url))
     assert "Tie at the top: play on" in board
     assert "Start round 3" in board
-    table.enter_quick_round(BIG_TARGETS, [{}, {}, {}, {"A": 2}])
+    table.save_quick_round(BIG_TARGETS, [{}, {}, {}, {"A": 2}])
     board = text(client.get(table.game_url))
     assert "Dan wins!" in board
     assert totals(client, table)[:4] == ["175", "160", "160", "160"]
@@ -57,8 +57,8 @@ def test_a_tie_at_the_top_plays_on_until_one_player_leads(client, table):
 
 def test_a_correction_that_would_end_the_game_early_is_refused(client, table):
     table.start_game(goal="other", goal_other="200")
-    first = table.enter_quick_round(BIG_TARGETS, BIG_COUNTS)
-    table.enter_quick_round(BIG_TARGETS, NOTHING)
+    first = table.save_quick_round(BIG_TARGETS, BIG_COUNTS)
+    table.save_quick_round(BIG_TARGETS, NOTHING)
     client.post(first + "/correct")
     client.post(first + "/hands/0/counts/A", data={"count": 4})
     response = client.post(first + "/save", data={"version": table.version(first)})

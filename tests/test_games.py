@@ -120,8 +120,8 @@ def test_crew_page_lists_games_by_start_date_with_names_in_seat_order(app, clien
 def test_crew_page_opens_finished_games_as_their_record(client, table):
 
     table.start_game()
-    table.enter_quick_round(BIG_TARGETS, BIG_COUNTS)
-    table.enter_quick_round(BIG_TARGETS, BIG_COUNTS)
+    table.save_quick_round(BIG_TARGETS, BIG_COUNTS)
+    table.save_quick_round(BIG_TARGETS, BIG_COUNTS)
     game_id = table.game_url.rsplit("/", 1)[1]
     page = client.get(table.crew_url).get_data(as_text=True)
     assert f'href="{table.crew_url}history/games/{game_id}"' in page

@@ -69,8 +69,8 @@ def test_a_shared_win_ends_a_tie_at_the_goal(client, table):
         data={**data, "first_dealer": "0", **SHARED_500, "goal": "other", "goal_other": "150", "min_bid": "1"},
     )
     table.game_url = response.headers["Location"]
-    table.enter_quick_round(BIG_TARGETS, ALL_EIGHTY)
-    table.enter_quick_round(BIG_TARGETS, ALL_EIGHTY)
+    table.save_quick_round(BIG_TARGETS, ALL_EIGHTY)
+    table.save_quick_round(BIG_TARGETS, ALL_EIGHTY)
     board = text(client.get(table.game_url))
     assert "Ann, Ben, Cleo and Dan win!" in board
 

@@ -148,7 +148,7 @@ def test_an_absurdly_long_what_if_is_refused_with_a_short_answer(client, table):
     from support.tools import QUICK_ROUND
 
     table.start_game()
-    round_url = table.enter_quick_round(*QUICK_ROUND)
+    round_url = table.save_quick_round(*QUICK_ROUND)
     response = client.get(round_url + "/what-if", query_string={"change": "move", "card": "K" * 50_000})
     assert response.status_code == 422
     page = response.get_data(as_text=True)

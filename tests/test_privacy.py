@@ -33,7 +33,7 @@ def text(response):
 def table_of_phones(app, table):
     """A game with one saved round; round 2 open; Ann's and Ben's phones hold their seats."""
     table.start_game()
-    table.enter_quick_round(["4S", "2S", "3S", "5S"], [{"K": 2}, {}, {}, {"A": 2}])
+    table.save_quick_round(["4S", "2S", "3S", "5S"], [{"K": 2}, {}, {}, {"A": 2}])
     ann, ben = app.test_client(), app.test_client()
     assert ann.post(table.game_url + "/seats/0").status_code == 200
     assert ben.post(table.game_url + "/seats/1").status_code == 200

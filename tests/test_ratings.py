@@ -220,7 +220,7 @@ def test_a_merge_rebuilds_the_ratings(client, table):
     for fourth in ("Dan", "Dana"):
         table.start_game(names=("Ann", "Ben", "Cleo", fourth), goal="other", goal_other="100")
         # Ann's four 4s with four Kings and four Queens passes 100 in one round.
-        table.enter_quick_round(["4S", "2S", "3S", "5S"], [{"4": 3, "K": 4, "Q": 4}, {}, {}, {}])
+        table.save_quick_round(["4S", "2S", "3S", "5S"], [{"4": 3, "K": 4, "Q": 4}, {}, {}, {}])
     ids = {row["name"]: row["id"] for row in connect(client.application.config["DATABASE"]).query(
         "SELECT id, name FROM players")}
     with client.application.app_context():

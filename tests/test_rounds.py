@@ -17,7 +17,7 @@ def test_round_page_shows_dealer_and_first_bidder(client, table):
 
 def test_dealer_moves_clockwise_each_round(client, table):
     table.start_game(first_dealer=0)
-    table.enter_quick_round(BIG_TARGETS, BIG_COUNTS)
+    table.save_quick_round(BIG_TARGETS, BIG_COUNTS)
     page = text(client.get(table.game_url))
     assert "Round 2: <strong>Ben</strong> deals,\n      <strong>Cleo</strong> bids first." in page
 
@@ -272,7 +272,7 @@ def test_starting_a_round_twice_opens_one(app, client, table):
 
 def test_tapping_a_saved_round_is_refused(client, table):
     table.start_game()
-    url = table.enter_quick_round(BIG_TARGETS, BIG_COUNTS)
+    url = table.save_quick_round(BIG_TARGETS, BIG_COUNTS)
     response = client.post(url + "/hands/0/counts/A", data={"count": 1})
     assert response.status_code == 409
     assert "no longer open for entry" in notice(response)
@@ -280,8 +280,8 @@ def test_tapping_a_saved_round_is_refused(client, table):
 
 def test_a_correction_is_prefilled_and_later_totals_follow(app, client, table):
     table.start_game()
-    first = table.enter_quick_round(BIG_TARGETS, BIG_COUNTS)
-    table.enter_quick_round(BIG_TARGETS, [{}, {}, {}, {"A": 2}])
+    first = table.save_quick_round(BIG_TARGETS, BIG_COUNTS)
+    table.save_quick_round(BIG_TARGETS, [{}, {}, {}, {"A": 2}])
     assert client.post(first + "/correct").status_code == 303
     page = text(client.get(first))
     assert "Save correction" in page
@@ -298,7 +298,7 @@ def test_a_correction_is_prefilled_and_later_totals_follow(app, client, table):
 
 def test_a_discarded_correction_leaves_the_round_as_it_was(client, table):
     table.start_game()
-    url = table.enter_quick_round(BIG_TARGETS, BIG_COUNTS)
+    url = table.save_quick_round(BIG_TARGETS, BIG_COUNTS)
     client.post(url + "/correct")
     client.post(url + "/hands/0/counts/K", data={"count": 3})
     client.post(url + "/discard")
@@ -308,7 +308,7 @@ def test_a_discarded_correction_leaves_the_round_as_it_was(client, table):
 
 def test_undo_the_last_round_and_restore_it(app, client, table):
     table.start_game()
-    url = table.enter_quick_round(BIG_TARGETS, BIG_COUNTS)
+    url = table.save_quick_round(BIG_TARGETS, BIG_COUNTS)
     response = client.post(url + "/delete")
     assert response.status_code == 303
     board = text(client.get(table.game_url))
@@ -326,8 +326,8 @@ def test_undo_the_last_round_and_restore_it(app, client, table):
 
 def test_only_the_last_round_can_be_undone(client, table):
     table.start_game()
-    first = table.enter_quick_round(BIG_TARGETS, BIG_COUNTS)
-    table.enter_quick_round(BIG_TARGETS, [{}, {}, {}, {}])
+    first = table.save_quick_round(BIG_TARGETS, BIG_COUNTS)
+    table.save_quick_round(BIG_TARGETS, [{}, {}, {}, {}])
     response = client.post(first + "/delete")
     assert response.status_code == 409
     assert notice(response) == "Only the last round can be undone."
@@ -341,7 +341,7 @@ def test_a_round_that_does_not_exist_is_404(client, table):
 
 def test_a_correction_logs_scores_with_a_real_minus_sign(client, table):
     table.start_game()
-    url = table.enter_quick_round(BIG_TARGETS, [{"4": 1}, {}, {}, {}])
+    url = table.save_quick_round(BIG_TARGETS, [{"4": 1}, {}, {}, {}])
     client.post(url + "/correct")
     client.post(url + "/hands/0/counts/4", data={"count": 2})
     client.post(url + "/save", data={"version": table.version(url)})
@@ -350,7 +350,7 @@ def test_a_correction_logs_scores_with_a_real_minus_sign(client, table):
 
 def test_a_breakdown_links_its_lines_to_the_rules_and_offers_what_if(client, table):
     table.start_game()
-    url = table.enter_quick_round(BIG_TARGETS, BIG_COUNTS)
+    url = table.save_quick_round(BIG_TARGETS, BIG_COUNTS)
     page = text(client.get(url))
     rules = table.crew_url + "tools/rules"
     assert f'Four 4s with your target: 80 (whatever the rank&#39;s value) <a class="rule-link" href="{rules}#target-bonus">' in page

@@ -180,8 +180,8 @@ def test_a_correction_and_an_undo_move_the_stats(client, table):
     """The per-game results are kept in step with every change to the saved rounds."""
 
     table.start_game()
-    first = table.enter_quick_round(BIG_TARGETS, BIG_COUNTS)
-    last = table.enter_quick_round(BIG_TARGETS, BIG_COUNTS)
+    first = table.save_quick_round(BIG_TARGETS, BIG_COUNTS)
+    last = table.save_quick_round(BIG_TARGETS, BIG_COUNTS)
     body = page(client, table.crew_url + "players/1")
     assert stat(body, "Average finish") == ["320"]
     client.post(last + "/delete")  # undone: the game is playing again, out of the stats

@@ -37,7 +37,7 @@ def test_a_poll_after_a_change_brings_the_new_scoreboard(app, client, table):
     table.start_game()
     other = app.test_client()
     version = shown_version(text(other.get(table.game_url)))
-    table.enter_quick_round(BIG_TARGETS, BIG_COUNTS)
+    table.save_quick_round(BIG_TARGETS, BIG_COUNTS)
     response = other.get(table.game_url + f"/live?v={version}", headers={"HX-Request": "true"})
     assert response.status_code == 200
     fragment = text(response)
@@ -149,7 +149,7 @@ def test_sign_off_and_a_correction_clears_it(table, phones):
 
     for phone in phones:  # everybody leaves, so one phone enters the whole round
         phone.post(table.game_url + "/seats/leave")
-    table.enter_quick_round(BIG_TARGETS, BIG_COUNTS)
+    table.save_quick_round(BIG_TARGETS, BIG_COUNTS)
     url = table.game_url + "/rounds/1"
     for seat, phone in enumerate(phones):
         phone.post(table.game_url + f"/seats/{seat}")
@@ -172,7 +172,7 @@ def test_sign_off_and_a_correction_clears_it(table, phones):
 def test_agreeing_needs_a_seat(client, table):
 
     table.start_game()
-    url = table.enter_quick_round(BIG_TARGETS, BIG_COUNTS)
+    url = table.save_quick_round(BIG_TARGETS, BIG_COUNTS)
     response = client.post(url + "/agree")
     assert response.status_code == 403
     assert notice(response) == "Take a seat to agree to your score."
@@ -183,7 +183,7 @@ def test_agreeing_twice_records_one_sign_off(app, table, phones):
 
     for phone in phones:
         phone.post(table.game_url + "/seats/leave")
-    url = table.enter_quick_round(["4S", "2S", "3S", "5S"], [{}, {}, {}, {}])
+    url = table.save_quick_round(["4S", "2S", "3S", "5S"], [{}, {}, {}, {}])
     phones[0].post(table.game_url + "/seats/0")
     assert phones[0].post(url + "/agree").status_code == 200
     assert phones[0].post(url + "/agree").status_code == 200

@@ -18,7 +18,7 @@ def test_index_lists_the_tools_and_the_rules(client, crew):
 
 def test_index_offers_what_if_for_saved_rounds(client, table):
     table.start_game()
-    round_url = table.enter_quick_round(*QUICK_ROUND)
+    round_url = table.save_quick_round(*QUICK_ROUND)
     page = text(client.get(table.crew_url + "tools/"))
     assert f'href="{round_url}/what-if"' in page
 
@@ -33,7 +33,7 @@ def test_top_bar_links_to_the_tools_only_inside_a_crew(client, crew):
 )
 def test_a_wrong_crew_token_is_not_found(client, table, path):
     table.start_game()
-    table.enter_quick_round(*QUICK_ROUND)
+    table.save_quick_round(*QUICK_ROUND)
     assert client.get(table.crew_url + path).status_code in (200, 422)
     assert client.get("/c/not-a-crew/" + path).status_code == 404
 

@@ -50,7 +50,7 @@ def change_line(page):
 
 def test_what_if_without_a_change_shows_the_recorded_scores(client, table):
     table.start_game()
-    url = table.enter_quick_round(*QUICK_ROUND)
+    url = table.save_quick_round(*QUICK_ROUND)
     response = client.get(url + "/what-if")
     assert response.status_code == 200
     assert score_columns(text(response)) == [
@@ -60,7 +60,7 @@ def test_what_if_without_a_change_shows_the_recorded_scores(client, table):
 
 def test_what_if_a_rank_count_moves_in_quick_mode(app, client, table):
     table.start_game()
-    url = table.enter_quick_round(*QUICK_ROUND)
+    url = table.save_quick_round(*QUICK_ROUND)
     before = dump(app)
     response = client.get(url + "/what-if?change=move&rank=J&from=0&to=1")
     assert response.status_code == 200
@@ -109,7 +109,7 @@ def test_what_if_a_target_changes_in_exact_mode(app, client, table):
 
 def test_what_if_fragment_and_shareable_address(client, table):
     table.start_game()
-    url = table.enter_quick_round(*QUICK_ROUND)
+    url = table.save_quick_round(*QUICK_ROUND)
     fragment = client.get(url + "/what-if?change=move&rank=J&from=0&to=1&card=&seat=&target=", headers=HX)
     assert text(fragment).lstrip().startswith('<div id="what-if"') and "<html" not in text(fragment)
     assert fragment.headers["HX-Push-Url"] == url + "/what-if?change=move&rank=J&from=0&to=1"
@@ -130,7 +130,7 @@ def test_what_if_fragment_and_shareable_address(client, table):
 )
 def test_what_if_bad_input_is_422_with_a_message(client, table, query, message):
     table.start_game()
-    url = table.enter_quick_round(*QUICK_ROUND)
+    url = table.save_quick_round(*QUICK_ROUND)
     response = client.get(url + "/what-if?" + query)
     assert response.status_code == 422
     assert problems(text(response)) == [message]
@@ -140,7 +140,7 @@ def test_what_if_refuses_what_no_deck_has(client, table):
     table.start_game()
     # Ann won all four Jacks; in quick entry only the target changes, so a Jack as her target
     # would make a fifth Jack, and the engine refuses to score it.
-    url = table.enter_quick_round(
+    url = table.save_quick_round(
         ["10S", "4H", "KD", "2S"],
         [{"J": 4}, {"4": 2, "10": 2}, {"K": 1, "7": 3}, {"2": 1, "5": 2, "Q": 2}],
     )
@@ -161,7 +161,7 @@ def test_what_if_needs_a_saved_round(client, table):
 
 def test_what_if_uses_the_saved_round_while_a_correction_is_open(client, table):
     table.start_game()
-    url = table.enter_quick_round(*QUICK_ROUND)
+    url = table.save_quick_round(*QUICK_ROUND)
     assert client.post(url + "/correct").status_code == 303
     page = text(client.get(url + "/what-if"))
     assert [row[:2] for row in score_columns(page)] == [("Ann", "25"), ("Ben", "50"), ("Cleo", "20"), ("Dan", f"{M}20")]
@@ -169,6 +169,6 @@ def test_what_if_uses_the_saved_round_while_a_correction_is_open(client, table):
 
 def test_what_if_of_another_crews_game_is_not_found(client, table):
     table.start_game()
-    url = table.enter_quick_round(*QUICK_ROUND)
+    url = table.save_quick_round(*QUICK_ROUND)
     other = table.start_crew("Other crew")
     assert client.get(other + url.split("/", 3)[3] + "/what-if").status_code == 404

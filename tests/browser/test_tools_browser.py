@@ -171,7 +171,7 @@ def test_what_if_on_a_saved_round(page, orchard, tmp_path):
                         "WTF_CSRF_ENABLED": False})
     table = Table(setup.test_client())
     table.start_game()
-    round_url = table.enter_quick_round(
+    round_url = table.save_quick_round(
         ["10S", "4H", "KD", "2S"],
         [{"3": 2, "9": 2, "J": 3, "A": 2}, {"4": 2, "10": 2}, {"K": 1, "7": 3}, {"2": 1, "5": 2, "Q": 2}],
     )
