@@ -13,9 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from scoring import entered_hand, score_hand
 from app import create_app
-from scoring import HouseRules, format_points, game_result
 from store import connect
 from store.migrations import migrations
 from support.rounds import BIG_COUNTS, BIG_TARGETS
@@ -28,6 +26,29 @@ EXACT_DEAL = [
     ("2C", "2D 2H 2S 3H 3S 4D 4C 4S 5D 5H 5C 5S"),
     ("7D", "6D 6H 6C 7H 7C 7S 8D 8H 8C 8S 9H 9S"),
 ]
+
+# What each hand scores, worked by hand from docs/RULES.md §2 (values: 2-5 -15, 6-9 5, 10-K 10,
+# A 15; a pair is the value, three twice it, four four times it; three of the target's rank 40,
+# four 80; the target joins its own pile). The first release cached these numbers per hand.
+#   BIG_TARGETS/BIG_COUNTS: Ann 4 + three 4s = four of the target 80, four K 4*10 = 40, four Q 40
+#   -> 160; Ben 2 + two 2s = three of the target 40, four J 40 -> 80; Cleo 3 + three 3s -> 80;
+#   Dan 5 + three 5s -> 80.
+BIG_SCORES = [160, 80, 80, 80]
+#   EXACT_DEAL: Ann target 10: 3 3 -15, 9 9 +5, J J J 2*10 = 20, A A +15 (4, 6, Q, 10 single)
+#   -> 25; Ben target Q: Q + QD QC = three of the target 40, four K 40, A A 15, 10 10 10 20
+#   (J single) -> 115; Cleo target 2: 2 + three 2s = four of the target 80, 3 3 -15,
+#   4 4 4 2*-15 = -30, four 5s 4*-15 = -60 -> -25; Dan target 7: 7 + three 7s = 80, 6 6 6 10,
+#   four 8s 20, 9 9 5 -> 115.
+EXACT_SCORES = [25, 115, -25, 115]
+#   The same deal with Ann's and Dan's targets swapped: Ann's pile with a 7 target (no 7 in it)
+#   is still 25; Dan's with a 10 target (no 10 in it): 6 6 6 10, 7 7 7 10, four 8s 20, 9 9 5 -> 45.
+SWAPPED_SCORES = [25, 115, -25, 45]
+#   Targets 4H 2H 3H 5H, Ben won three 2s and two Aces: Ben 2 + three 2s = 80, A A 15 -> 95;
+#   the others hold only their target -> 0.
+FOUR_TWOS_SCORES = [0, 95, 0, 0]
+#   Targets KS QS JS 10S: Ann K + three Ks = 80; Ben Q alone, A A 15 -> 15; Cleo nothing -> 0;
+#   Dan 10 alone, 5 5 -15 -> -15.
+REMATCH_SCORES = [80, 15, 0, -15]
 # m0001's columns: after the upgrade each of these must read back exactly as it was written
 # (all but crews.token, which m0005 replaces with its hash).
 FIRST_SCHEMA = {
@@ -51,7 +72,7 @@ def exact(deal):
 
 
 class FirstRelease:
-    """Writes rows as the first release did, scoring hands with the engine as it did."""
+    """Writes rows as the first release did, with the hand-worked scores it cached."""
 
     def __init__(self, db):
         self.db = db
@@ -72,16 +93,14 @@ class FirstRelease:
                             [game_id, seat, player_id])
         return game_id
 
-    def round(self, game_id, number, mode, hands, status="scored", revision=1, redeals=0, bid=(1, 2, "S"),
-              actions=("started", "saved")):
+    def round(self, game_id, number, mode, hands, scores=(None,) * 4, status="scored", revision=1, redeals=0,
+              bid=(1, 2, "S"), actions=("started", "saved")):
         dealer = number % 4
         round_id = self.db.execute(
             "INSERT INTO rounds (game_id, number, revision, status, mode, dealer, redeals, bid_seat,"
             " bid_number, bid_suit, version, created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [game_id, number, revision, status, mode, dealer, redeals, *bid, 7, STAMP, STAMP]).lastrowid
-        for seat, hand in enumerate(hands):
-            complete = hand["target"] and status != "entering"
-            score = score_hand(entered_hand(mode, hand["target"], hand["won"], hand["counts"])).total if complete else None
+        for seat, (hand, score) in enumerate(zip(hands, scores)):
             self.db.execute(
                 "INSERT INTO hands (round_id, seat, target, won, counts, score) VALUES (?, ?, ?, ?, ?, ?)",
                 [round_id, seat, hand["target"], " ".join(hand["won"]) if mode == "exact" else None,
@@ -91,17 +110,10 @@ class FirstRelease:
                             [round_id, STAMP, action, ""])
         return round_id
 
-    def verdict(self, game_id):
-        """Cache the engine's verdict on the game, as the first release did after each save."""
-        game = next(self.db.query("SELECT goal FROM games WHERE id = ?", [game_id]))
-        scores = [[s for (s,) in self.db.execute("SELECT score FROM hands WHERE round_id = ? ORDER BY seat", [rid])]
-                  for (rid,) in self.db.execute(
-                      "SELECT id FROM rounds WHERE game_id = ? AND status = 'scored' ORDER BY number", [game_id])]
-        result = game_result(scores, HouseRules(goal=game["goal"]))
-        if result.over:
-            self.db.execute("UPDATE games SET status = 'finished', winner_seats = ?, finished = ? WHERE id = ?",
-                            [",".join(map(str, result.winners)), STAMP, game_id])
-        return scores
+    def finish(self, game_id, winners):
+        """Cache the verdict on a game that is over, as the first release did after the last save."""
+        self.db.execute("UPDATE games SET status = 'finished', winner_seats = ?, finished = ? WHERE id = ?",
+                        [",".join(map(str, winners)), STAMP, game_id])
 
 
 @pytest.fixture
@@ -117,23 +129,30 @@ def old_database(tmp_path):
 
     # Game 1, finished: quick, exact (corrected once), quick again; Ben's four 2s end it.
     first = old.game(crew, [ann, ben, cleo, dan], goal=250, first_dealer=0)
-    old.round(first, 1, "quick", quick(BIG_TARGETS, BIG_COUNTS), redeals=1)
+    old.round(first, 1, "quick", quick(BIG_TARGETS, BIG_COUNTS), BIG_SCORES, redeals=1)
     wrong = [dict(hand) for hand in exact(EXACT_DEAL)]
     wrong[0], wrong[3] = {**wrong[0], "target": "7D"}, {**wrong[3], "target": "10S"}
-    old.round(first, 2, "exact", wrong, status="replaced", actions=("started", "saved"))
-    old.round(first, 2, "exact", exact(EXACT_DEAL), revision=2, actions=("correction started", "corrected"))
-    old.round(first, 3, "quick", quick(["4H", "2H", "3H", "5H"], [{}, {"2": 3, "A": 2}, {}, {}]))
+    old.round(first, 2, "exact", wrong, SWAPPED_SCORES, status="replaced", actions=("started", "saved"))
+    old.round(first, 2, "exact", exact(EXACT_DEAL), EXACT_SCORES, revision=2,
+              actions=("correction started", "corrected"))
+    old.round(first, 3, "quick", quick(["4H", "2H", "3H", "5H"], [{}, {"2": 3, "A": 2}, {}, {}]), FOUR_TWOS_SCORES)
+    # Totals 160+25+0 = 185, 80+115+95 = 290, 80-25+0 = 55, 80+115+0 = 195: only Ben has reached
+    # 250 (after round 2 nobody had: 185, 195, 55, 195), and he is alone on top (rule book §3).
+    old.finish(first, winners=[1])
     # Game 2, a rematch in play: one round counted, round 2 undone, then entered again (open).
     second = old.game(crew, [ben, cleo, dan, eve], goal=500, first_dealer=1, rematch_of=first)
-    old.round(second, 1, "quick", quick(["KS", "QS", "JS", "10S"], [{"K": 3}, {"A": 2}, {}, {"5": 2}]))
-    old.round(second, 2, "quick", quick(BIG_TARGETS, BIG_COUNTS), status="deleted",
+    old.round(second, 1, "quick", quick(["KS", "QS", "JS", "10S"], [{"K": 3}, {"A": 2}, {}, {"5": 2}]),
+              REMATCH_SCORES)
+    old.round(second, 2, "quick", quick(BIG_TARGETS, BIG_COUNTS), BIG_SCORES, status="deleted",
               actions=("started", "saved", "undone"))
     old.round(second, 2, "quick", quick(["9C", None, None, None], [{"9": 1}, {}, {}, {}]), status="entering",
               revision=2, bid=(None, None, None), actions=("started",))
     # Another crew's game with a player name that is also in the first crew.
     third = old.game(other, others, goal=250, first_dealer=3)
-    old.round(third, 1, "exact", exact(EXACT_DEAL), bid=(3, 4, "H"))
-    scores = {game: old.verdict(game) for game in (first, second, third)}
+    old.round(third, 1, "exact", exact(EXACT_DEAL), EXACT_SCORES, bid=(3, 4, "H"))
+    # The rounds each scoreboard counts (the replaced, undone and open ones do not count).
+    scores = {first: [BIG_SCORES, EXACT_SCORES, FOUR_TWOS_SCORES], second: [REMATCH_SCORES],
+              third: [EXACT_SCORES]}
     db.conn.commit()
     rows = _first_schema_rows(path)
     db.close()
@@ -166,7 +185,8 @@ def round_cells(board):
 
 
 def shown(points):
-    return [format_points(p) for p in points]
+    """Points as the pages write them: a real minus sign."""
+    return [str(p).replace("-", "\u2212") for p in points]
 
 
 def test_every_migration_applies_to_a_first_release_database(upgraded):
@@ -223,7 +243,6 @@ def test_scoreboards_show_every_round_and_the_right_totals(upgraded):
 def test_the_finished_game_still_has_its_winner(upgraded):
     app, client, old = upgraded
     first = old["games"][0]
-    assert old["scores"][first][2] == [0, 95, 0, 0]  # Ben: four 2s with his target, a pair of Aces
     board = client.get(f"/c/{old['crew']}/games/{first}").get_data(as_text=True)
     assert "Ben wins!" in board
     crew_page = client.get(f"/c/{old['crew']}/").get_data(as_text=True)
@@ -256,8 +275,8 @@ def test_the_undone_round_and_the_open_round_carry_on(upgraded):
     assert client.post(url + "/save", data={"version": version}).status_code == 303
     board = client.get(f"/c/{old['crew']}/games/{second}").get_data(as_text=True)
     first_round = old["scores"][second][0]
-    # The open round kept what was entered before the upgrade: Ann's 9 beside her 9♣ target.
-    second_round = [score_hand(entered_hand("quick", hand["target"], hand["won"], hand["counts"])).total for hand in quick(targets, [{"9": 1}, {}, {}, {}])]
-    assert second_round == [5, 0, 0, 0]
+    # The open round kept what was entered before the upgrade: Ann's 9 beside her 9♣ target is
+    # two of her target's rank, just a pair of 9s: 5; the others hold only their targets: 0.
+    second_round = [5, 0, 0, 0]
     assert round_cells(board) == [shown(first_round), shown(second_round)]
     assert totals_on(board) == shown([a + b for a, b in zip(first_round, second_round)])

@@ -168,11 +168,15 @@ def plan_taps(number):
 
 
 def plan_scores(number):
-    """What the engine scores round `number` at (the app must store exactly this)."""
-    from scoring import entered_hand, score_hand
-
-    return [score_hand(entered_hand("quick", target, (), counts)).total
-            for target, counts in zip(TARGETS, plan_counts(number))]
+    """What round `number` scores (the app must store exactly this), worked by hand from
+    docs/RULES.md §2, not by the engine under test:
+      the targets 4, 2, 3 and 5 are never in a pile, so each is a single and scores nothing;
+      K K Q Q: a pair of Kings 10 + a pair of Queens 10 = 20; J J J: three Jacks, 2 x 10 = 20;
+      A A: a pair of Aces, 15; 9 9 6 6: a pair of 9s 5 + a pair of 6s 5 = 10; an empty pile: 0."""
+    scores = [0, 0, 0, 0]
+    scores[number % 4] = 20  # K K Q Q (odd rounds) or J J J (even rounds): 20 either way
+    scores[(number + 1) % 4] = 15 if number % 3 else 10  # A A, or 9 9 6 6 every third round
+    return scores
 
 
 # The server as an operator runs it ---------------------------------------------------------------
