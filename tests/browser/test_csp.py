@@ -9,13 +9,15 @@ from playwright.sync_api import expect
 from steps import SCOREBOARD_URL, htmx_settled
 
 # Every document reports its violations to Python the moment they happen (the binding survives
-# navigations; the listener is installed before any page script runs).
+# navigations; the listener is installed before any page script runs). Once Python has the
+# report, the page counts it, so a test can wait for it rather than sleep.
 REPORT_VIOLATIONS = """
+window.orchardCspReported = 0;
 document.addEventListener("securitypolicyviolation", (event) => {
   window.orchardCspViolation({
     page: document.location.href, directive: event.violatedDirective, blocked: event.blockedURI,
     sample: event.sample, source: event.sourceFile, line: event.lineNumber,
-  });
+  }).then(() => { window.orchardCspReported += 1; });
 }, true);
 """
 CRAWL_LIMIT = 60
@@ -47,7 +49,7 @@ def test_the_watch_sees_a_violation(page, server):
     watch = Watch(page)
     page.goto(server + "/")
     page.evaluate("document.querySelector('main').setAttribute('style', 'color: red')")
-    page.wait_for_timeout(300)  # the event reaches Python while Playwright waits
+    page.wait_for_function("window.orchardCspReported >= 1")  # Python has heard it
     assert [event["directive"] for event in watch.events] == ["style-src-attr"]
     assert watch.console
 
