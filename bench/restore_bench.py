@@ -16,7 +16,6 @@ It prints PASS or FAIL and exits 1 on FAIL.
 """
 import argparse
 import datetime
-import io
 import json
 import math
 import random
@@ -24,8 +23,6 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.request
-import uuid
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -74,28 +71,12 @@ def in_process(folder, body, repeat):
     return min(floors), min(restores)
 
 
-def multipart(body):
-    boundary = uuid.uuid4().hex
-    head = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"export.json\"\r\n"
-            "Content-Type: application/json\r\n\r\n").encode()
-    return head + body + f"\r\n--{boundary}--\r\n".encode(), f"multipart/form-data; boundary={boundary}"
-
-
 def upload(base, body):
-    """POST the file to /restore as a browser does; (status, seconds)."""
+    """POST the file to /restore as a browser does (a multipart form); (status, seconds)."""
     phone = Phone(base, timeout=300)
     phone.get("/restore")
-    payload, content_type = multipart(body)
-    request = urllib.request.Request(base + "/restore", data=payload, method="POST",
-                                     headers={"Content-Type": content_type, "X-CSRFToken": phone.csrf})
-    began = time.perf_counter()
-    try:
-        with phone.opener.open(request, timeout=300) as response:
-            status = response.status
-    except urllib.error.HTTPError as error:
-        status = error.code
-        error.close()
-    return status, time.perf_counter() - began
+    answer = phone.post("/restore", files={"file": ("export.json", body, "application/json")})
+    return answer.status, answer.seconds
 
 
 def nearest_rank(values, share):

@@ -1,9 +1,8 @@
-"""A phone talking to a real Orchard server over 127.0.0.1: its own cookies, the CSRF token the
-page hands out, no redirect following (a 303 is an answer worth seeing), never a proxy. Also the
-server itself, run as an operator runs it (`python app.py`), and rounds whose scores are known."""
-import gzip
+"""A phone talking to a real Orchard server over 127.0.0.1 (an httpx client): its own cookies,
+the CSRF token the page hands out, gzip as browsers ask for it, no redirect following (a 303 is
+an answer worth seeing), never a proxy. Also the server itself, run as an operator runs it
+(`python app.py`), and rounds whose scores are known."""
 import html
-import http.cookiejar
 import json
 import os
 import re
@@ -11,11 +10,10 @@ import socket
 import subprocess
 import sys
 import time
-import urllib.error
-import urllib.parse
-import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
+
+import httpx
 
 REPO = Path(__file__).resolve().parents[2]
 CSRF_HEADER = re.compile(r"""hx-headers='(\{[^']*\})'""")
@@ -39,11 +37,6 @@ class Answer:
         return self.headers.get("Location") or self.headers.get("HX-Redirect")
 
 
-class _KeepRedirects(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args, **kwargs):
-        return None  # urllib then hands the 3xx back as an HTTPError, read like any answer
-
-
 def free_port():
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -53,41 +46,32 @@ def free_port():
 class Phone:
     """One browser: its session cookie and the CSRF token of the last page it loaded.
 
-    `observer(kind, answer)`, when given, hears every answer (the benchmark times them by kind)."""
+    `observer(kind, answer)`, when given, hears every answer (the benchmark times them by kind).
+    A request the server does not answer (refused, reset, timed out) raises ConnectionError."""
 
     def __init__(self, base, timeout=30, observer=None):
         assert base.startswith("http://127.0.0.1:"), "loopback only"
         self.base = base
-        self.timeout = timeout
         self.observer = observer
         self.csrf = None
-        self.opener = urllib.request.build_opener(
-            urllib.request.ProxyHandler({}),
-            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()),
-            _KeepRedirects(),
-        )
+        # A connection a request (none kept alive), so a phone nobody closes leaves no socket open.
+        self.client = httpx.Client(base_url=base, timeout=timeout, follow_redirects=False, trust_env=False,
+                                   headers={"Accept-Encoding": "gzip"},  # as every phone's browser does
+                                   limits=httpx.Limits(max_keepalive_connections=0))
 
-    def request(self, method, path, data=None, headers=None, kind=None):
-        body = urllib.parse.urlencode(data or {}).encode() if method == "POST" else None
-        request = urllib.request.Request(path if path.startswith("http") else self.base + path,
-                                         data=body, method=method)
-        request.add_header("Accept-Encoding", "gzip")  # as every phone's browser does
-        for name, value in (headers or {}).items():
-            request.add_header(name, value)
+    def request(self, method, path, data=None, headers=None, kind=None, files=None):
+        headers = dict(headers or {})
         if method == "POST" and self.csrf:
-            request.add_header("X-CSRFToken", self.csrf)
+            headers["X-CSRFToken"] = self.csrf
         started = time.perf_counter()
         try:
-            with self.opener.open(request, timeout=self.timeout) as response:
-                raw, status, answer_headers = response.read(), response.status, response.headers
-        except urllib.error.HTTPError as error:
-            raw, status, answer_headers = error.read(), error.code, error.headers
-            error.close()
+            response = self.client.request(method, path, data=data if method == "POST" else None,
+                                           files=files, headers=headers)
+        except httpx.TransportError as error:
+            raise ConnectionError(f"no answer to {method} {path}: {error!r}") from error
         seconds = time.perf_counter() - started
-        wire = len(raw)
-        if answer_headers.get("Content-Encoding") == "gzip":
-            raw = gzip.decompress(raw)
-        answer = Answer(status, answer_headers, raw.decode("utf-8", "replace"), seconds, wire)
+        answer = Answer(response.status_code, response.headers, response.text, seconds,
+                        response.num_bytes_downloaded)
         found = CSRF_HEADER.search(answer.body)
         if found:
             self.csrf = json.loads(html.unescape(found.group(1)))["X-CSRFToken"]
@@ -98,8 +82,8 @@ class Phone:
     def get(self, path, headers=None, kind=None):
         return self.request("GET", path, headers=headers, kind=kind)
 
-    def post(self, path, data=None, headers=None, kind=None):
-        return self.request("POST", path, data, headers, kind=kind)
+    def post(self, path, data=None, headers=None, kind=None, files=None):
+        return self.request("POST", path, data, headers, kind=kind, files=files)
 
     # Steps of a table, each checking the answer the app gives a healthy table ------------------
     def start_crew(self, name="Loopback crew"):
