@@ -11,18 +11,13 @@ Prints each figure with its multiple of the floor; exit status 1 if a target is 
 
     .venv/bin/python bench/hostile_client.py [--slow 200] [--body-mb 20]
 """
-import argparse
 import socket
 import statistics
 import sys
-import tempfile
 import time
-from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(REPO), str(REPO / "tests")]
-
-from support.loopback import Phone, ServerProcess  # noqa: E402
+from serve import run_checks, served
+from support.loopback import Phone
 
 BIG_BODY_SECONDS = 1.0
 
@@ -63,48 +58,43 @@ def slow_connections(port, count):
     return opened
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--slow", type=int, default=200, help="slow connections held open (default 200)")
-    parser.add_argument("--body-mb", type=int, default=20, help="size of the oversized form (default 20)")
-    args = parser.parse_args(argv)
-    failures = []
-    with tempfile.TemporaryDirectory(prefix="orchard-hostile-") as folder:
-        server = ServerProcess(Path(folder) / "orchard.db").start()
+def check(args, folder, failures):
+    with served(folder / "orchard.db") as server:
+        normal = floor(server.base)
+        print(f"floor: GET / takes {normal * 1000:.1f} ms (median of 10)")
+
+        status, seconds = big_form(server.port, args.body_mb)
+        print(f"{args.body_mb} MB form to POST /crews: {status} in {seconds:.2f} s "
+              f"({seconds / normal:.0f}x the floor)")
+        if status != 413 or seconds >= BIG_BODY_SECONDS:
+            failures.append(f"the {args.body_mb} MB form got {status} in {seconds:.2f} s")
+
+        held = slow_connections(server.port, args.slow)
         try:
-            normal = floor(server.base)
-            print(f"floor: GET / takes {normal * 1000:.1f} ms (median of 10)")
-
-            status, seconds = big_form(server.port, args.body_mb)
-            print(f"{args.body_mb} MB form to POST /crews: {status} in {seconds:.2f} s "
-                  f"({seconds / normal:.0f}x the floor)")
-            if status != 413 or seconds >= BIG_BODY_SECONDS:
-                failures.append(f"the {args.body_mb} MB form got {status} in {seconds:.2f} s")
-
-            held = slow_connections(server.port, args.slow)
-            try:
-                phone = Phone(server.base, timeout=15)
-                answers = []
-                for _ in range(10):
-                    try:
-                        answers.append(phone.get("/"))
-                    except OSError as error:
-                        print(f"  no answer: {error}")
-                answered = [a for a in answers if a.status == 200]
-                crew = phone.start_crew("Through the crowd") if len(answered) == 10 else None
-                slowest = max((a.seconds for a in answered), default=float("nan"))
-                print(f"with {args.slow} slow connections open: {len(answered)} of 10 home pages answered, "
-                      f"slowest {slowest * 1000:.1f} ms ({slowest / normal:.1f}x the floor); "
-                      f"a new crew {'started' if crew else 'NOT started'}")
-                if len(answered) < 10 or not crew:
-                    failures.append("a phone went unanswered behind the slow connections")
-            finally:
-                for connection in held:
-                    connection.close()
+            phone = Phone(server.base, timeout=15)
+            answers = []
+            for _ in range(10):
+                try:
+                    answers.append(phone.get("/"))
+                except OSError as error:
+                    print(f"  no answer: {error}")
+            answered = [a for a in answers if a.status == 200]
+            crew = phone.start_crew("Through the crowd") if len(answered) == 10 else None
+            slowest = max((a.seconds for a in answered), default=float("nan"))
+            print(f"with {args.slow} slow connections open: {len(answered)} of 10 home pages answered, "
+                  f"slowest {slowest * 1000:.1f} ms ({slowest / normal:.1f}x the floor); "
+                  f"a new crew {'started' if crew else 'NOT started'}")
+            if len(answered) < 10 or not crew:
+                failures.append("a phone went unanswered behind the slow connections")
         finally:
-            server.stop()
-    print("RESULT: " + ("PASS" if not failures else "FAIL: " + "; ".join(failures)))
-    return 1 if failures else 0
+            for connection in held:
+                connection.close()
+
+
+def main(argv=None):
+    options = [(("--slow",), {"type": int, "default": 200, "help": "slow connections held open (default 200)"}),
+               (("--body-mb",), {"type": int, "default": 20, "help": "size of the oversized form (default 20)"})]
+    return run_checks(__doc__, options, "orchard-hostile-", check, argv)
 
 
 if __name__ == "__main__":

@@ -13,8 +13,6 @@ It prints PASS or FAIL, never asserts: a noisy machine should not make it crash.
     .venv/bin/python bench/ratings_bench.py [--games 2000] [--repeat 40]
 """
 import argparse
-import datetime
-import random
 import statistics
 import sys
 import tempfile
@@ -25,25 +23,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import ratings  # noqa: E402
-from app import create_app  # noqa: E402
-from history_bench import _token, build_crew, round_pool  # noqa: E402
-from store import connect, write  # noqa: E402
+from history_bench import _token, median_ms, two_crews  # noqa: E402
 from store import ratings as rating_store  # noqa: E402
 
 REBUILD_TARGET = 1.0  # seconds
 TARGET_RATIO = 2.0
-
-
-def median_ms(client, url, repeat):
-    for _ in range(3):
-        if client.get(url).status_code != 200:
-            raise SystemExit(f"{url} did not answer 200")
-    times = []
-    for _ in range(repeat):
-        began = time.perf_counter()
-        client.get(url).get_data()
-        times.append((time.perf_counter() - began) * 1000)
-    return statistics.median(times)
 
 
 def main():
@@ -51,18 +35,8 @@ def main():
     parser.add_argument("--games", type=int, default=2000, help="finished games in the large crew")
     parser.add_argument("--repeat", type=int, default=40, help="timed requests per page")
     args = parser.parse_args()
-    rng = random.Random(20260312)
     with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "bench.db"
-        app = create_app({"DATABASE": str(path), "SECRET_KEY": "bench", "TESTING": True,
-                          "GUESS_LIMIT": "1000000 per minute"})
-        db = connect(path)
-        pool = round_pool(rng)
-        start = datetime.datetime(2022, 1, 6, 19, 0, tzinfo=datetime.timezone.utc)
-        with write(db):
-            small, _ = build_crew(db, "Small crew", 10, rng, pool, start)
-            large, _ = build_crew(db, "Large crew", args.games, rng, pool, start)
-        db.execute("ANALYZE")
+        app, db, _, small, large, _, _ = two_crews(folder, args.games)
 
         with app.app_context():
             results = rating_store.finished_results(large)
@@ -83,9 +57,8 @@ def main():
               f"{'PASS' if rebuild_s < REBUILD_TARGET else 'FAIL'} (target under {REBUILD_TARGET:g} s)")
 
         client = app.test_client()
-        floor = median_ms(client, "/", args.repeat)
-        small_ms = median_ms(client, f"/c/{_token('Small crew')}/ladder", args.repeat)
-        large_ms = median_ms(client, f"/c/{_token('Large crew')}/ladder", args.repeat)
+        floor, small_ms, large_ms = median_ms(
+            client, ["/", f"/c/{_token('Small crew')}/ladder", f"/c/{_token('Large crew')}/ladder"], args.repeat)
         ratio = large_ms / small_ms
         print()
         for label, ms in (("floor (home page, no crew)", floor), ("ladder, 10 games", small_ms),

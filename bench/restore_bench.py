@@ -14,13 +14,11 @@ It prints PASS or FAIL and exits 1 on FAIL.
 
     .venv/bin/python bench/restore_bench.py [--games 2000] [--repeat 3]
 """
-import argparse
 import datetime
 import json
 import math
 import random
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -33,7 +31,8 @@ from app import create_app  # noqa: E402
 from store import connect, write  # noqa: E402
 from store import export as crew_export  # noqa: E402
 from store import restore as crew_restore  # noqa: E402
-from support.loopback import Phone, ServerProcess  # noqa: E402
+from serve import run_checks, served  # noqa: E402
+from support.loopback import Phone  # noqa: E402
 
 RESTORE_SECONDS = 3.0
 SAVE_P95_MS = 100
@@ -86,8 +85,7 @@ def nearest_rank(values, share):
 
 def against_a_server(folder, body):
     """The upload's status and seconds, and (seconds, status) of each save made while it ran."""
-    server = ServerProcess(Path(folder) / "server.db").start()
-    try:
+    with served(Path(folder) / "server.db") as server:
         saves, stop, running = [], threading.Event(), threading.Event()
 
         def heard(kind, answer):
@@ -116,45 +114,41 @@ def against_a_server(folder, body):
         stop.set()
         saver.join(timeout=60)
         return status, seconds, saves
-    finally:
-        server.stop()
+
+
+def check(args, folder, failures):
+    body, rounds = export_file(folder, args.games)
+    print(f"export: {args.games} games, {rounds} saved rounds, {len(body) / 1e6:.1f} MB")
+    floor, seconds = in_process(folder, body, args.repeat)
+    print(f"in process (best of {args.repeat}): json.loads {floor:.2f} s (the floor); "
+          f"restore {seconds:.2f} s = {seconds / floor:.1f}x the floor (target ≤ {RESTORE_SECONDS:g} s)")
+    if seconds > RESTORE_SECONDS:
+        failures.append(f"the restore took {seconds:.2f} s")
+
+    status, upload_seconds, saves = against_a_server(folder, body)
+    print(f"real server: POST /restore of the file answered {status} in {upload_seconds:.2f} s "
+          f"(upload, parse, checks and inserts)")
+    if status != 303:
+        failures.append(f"the restore answered {status}")
+    expected = {"start": 303, "save": 303}
+    good = [s for s, answer, kind in saves if answer == expected.get(kind, 200)]
+    bad = [f"{kind}: {answer}" for s, answer, kind in saves if answer != expected.get(kind, 200)]
+    p50, p95 = nearest_rank(good, 0.5) * 1000, nearest_rank(good, 0.95) * 1000
+    worst = max(good, default=float("nan")) * 1000
+    rounds = sum(1 for _, _, kind in saves if kind == "save")
+    print(f"another crew's writes while it ran (start, bid, targets, taps, save; {rounds} rounds saved): "
+          f"{len(saves)}, failed {len(bad)}, "
+          f"p50 {p50:.1f} ms, p95 {p95:.1f} ms, max {worst:.1f} ms (target: none failed, p95 < {SAVE_P95_MS} ms)")
+    for answer in bad[:5]:
+        print(f"  failed: {answer}")
+    if bad or not good or p95 >= SAVE_P95_MS:
+        failures.append("another crew's saves suffered")
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=2000, help="games in the exported crew")
-    parser.add_argument("--repeat", type=int, default=3, help="in-process restores (the best counts)")
-    args = parser.parse_args(argv)
-    failures = []
-    with tempfile.TemporaryDirectory(prefix="orchard-restore-") as folder:
-        body, rounds = export_file(folder, args.games)
-        print(f"export: {args.games} games, {rounds} saved rounds, {len(body) / 1e6:.1f} MB")
-        floor, seconds = in_process(folder, body, args.repeat)
-        print(f"in process (best of {args.repeat}): json.loads {floor:.2f} s (the floor); "
-              f"restore {seconds:.2f} s = {seconds / floor:.1f}x the floor (target ≤ {RESTORE_SECONDS:g} s)")
-        if seconds > RESTORE_SECONDS:
-            failures.append(f"the restore took {seconds:.2f} s")
-
-        status, upload_seconds, saves = against_a_server(folder, body)
-        print(f"real server: POST /restore of the file answered {status} in {upload_seconds:.2f} s "
-              f"(upload, parse, checks and inserts)")
-        if status != 303:
-            failures.append(f"the restore answered {status}")
-        expected = {"start": 303, "save": 303}
-        good = [s for s, answer, kind in saves if answer == expected.get(kind, 200)]
-        bad = [f"{kind}: {answer}" for s, answer, kind in saves if answer != expected.get(kind, 200)]
-        p50, p95 = nearest_rank(good, 0.5) * 1000, nearest_rank(good, 0.95) * 1000
-        worst = max(good, default=float("nan")) * 1000
-        rounds = sum(1 for _, _, kind in saves if kind == "save")
-        print(f"another crew's writes while it ran (start, bid, targets, taps, save; {rounds} rounds saved): "
-              f"{len(saves)}, failed {len(bad)}, "
-              f"p50 {p50:.1f} ms, p95 {p95:.1f} ms, max {worst:.1f} ms (target: none failed, p95 < {SAVE_P95_MS} ms)")
-        for answer in bad[:5]:
-            print(f"  failed: {answer}")
-        if bad or not good or p95 >= SAVE_P95_MS:
-            failures.append("another crew's saves suffered")
-    print("RESULT: " + ("PASS" if not failures else "FAIL: " + "; ".join(failures)))
-    return 1 if failures else 0
+    options = [(("--games",), {"type": int, "default": 2000, "help": "games in the exported crew"}),
+               (("--repeat",), {"type": int, "default": 3, "help": "in-process restores (the best counts)"})]
+    return run_checks(__doc__, options, "orchard-restore-", check, argv)
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ from playwright.sync_api import sync_playwright
 from waitress import create_server
 
 from app import create_app
-from steps import CHROMIUM, CHROMIUM_ARGS, PHONE, Orchard
+from steps import CHROMIUM, CHROMIUM_ARGS, Orchard, new_phone, watched_page
 
 HERE = Path(__file__).resolve().parent
 
@@ -48,20 +48,26 @@ def phone(browser, server):
 
     It asks for `server` so that it closes first: a page still holding connections open would
     keep the server's thread alive for the whole 5 s join timeout."""
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
-    context.set_default_timeout(10_000)
+    context = new_phone(browser)
     yield context
     context.close()
 
 
 @pytest.fixture
 def page(phone):
-    page = phone.new_page()
-    page.on("dialog", lambda dialog: dialog.accept())
-    errors = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
+    page, errors = watched_page(phone)
     yield page
     assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+@pytest.fixture
+def other_phone(browser, server):
+    """A second phone at the same table: its own browser context (own cookies), the same size."""
+    context = new_phone(browser)
+    page, errors = watched_page(context)
+    yield Orchard(page, server)
+    context.close()
+    assert not errors, f"JavaScript errors on the second phone: {errors}"
 
 
 @pytest.fixture

@@ -15,6 +15,22 @@ CHROMIUM_ARGS = [
 ]
 
 
+def new_phone(browser, **options):
+    """A phone-sized browser context (its own cookies), 10 s for any step; `options` add to
+    Playwright's (a time zone, a locale)."""
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True, **options)
+    context.set_default_timeout(10_000)
+    return context
+
+
+def watched_page(context):
+    """A page that accepts every confirm dialog and keeps its JavaScript errors: (page, errors)."""
+    page = context.new_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return page, errors
+
 
 def shoot(page, name, dark=False):
     """Keep a full-page screenshot as a test artifact (git ignores the folder)."""

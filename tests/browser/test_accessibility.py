@@ -7,12 +7,11 @@ exact grid with cards held by others, a refused tap, a hand entered on its own p
 round, the winner screen, the tools, the rule book, the history pages, the restore page and the offline page."""
 import re
 
-import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from app import create_app
-from steps import PHONE, SCOREBOARD_URL, Orchard, htmx_settled
+from steps import SCOREBOARD_URL, htmx_settled
 from support.known_history import build_known_history
 
 AXE = Axe()
@@ -72,17 +71,8 @@ def all_in(phone, seat):
     phone.settled()
 
 
-@pytest.fixture
-def other(browser, server):
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    page.on("dialog", lambda dialog: dialog.accept())
-    yield Orchard(page, server)
-    context.close()
-
-
-def test_axe_finds_nothing_on_any_page_light_or_dark(page, orchard, other, server, tmp_path):
+def test_axe_finds_nothing_on_any_page_light_or_dark(page, orchard, other_phone, server, tmp_path):
+    other = other_phone
     audit = Audit(page)
 
     page.goto(server + "/")

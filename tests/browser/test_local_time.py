@@ -4,16 +4,14 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from steps import PHONE, Orchard
+from steps import Orchard, new_phone
 
 PHONE_ZONE = "Pacific/Auckland"  # 12 or 13 hours from the UTC the stamps are stored in
 
 
 @pytest.fixture
 def far_away_page(browser, server):
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
-                                  timezone_id=PHONE_ZONE, locale="en-GB")
-    context.set_default_timeout(10_000)
+    context = new_phone(browser, timezone_id=PHONE_ZONE, locale="en-GB")
     yield context.new_page()
     context.close()
 

@@ -7,8 +7,6 @@ from contextlib import closing
 import pytest
 from playwright.sync_api import expect
 
-from steps import PHONE, Orchard
-
 M = "−"
 
 
@@ -23,17 +21,6 @@ def stored_hands(database):
             "SELECT hands.seat, hands.mode, hands.target, hands.won, hands.counts FROM hands"
             " JOIN rounds ON rounds.id = hands.round_id WHERE rounds.status = 'entering' ORDER BY seat"
         ).fetchall()
-
-
-@pytest.fixture
-def other_phone(browser, server):
-    """A second phone: its own browser context (own cookies), the same size as the first."""
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    page.on("dialog", lambda dialog: dialog.accept())
-    yield Orchard(page, server)
-    context.close()
 
 
 def open_round(orchard):

@@ -2,26 +2,11 @@
 a second time from the other, which is told so plainly."""
 import re
 
-import pytest
 from playwright.sync_api import expect
 
-from steps import PHONE, SCOREBOARD_URL, Orchard
+from steps import SCOREBOARD_URL
 
 M = "−"
-
-
-@pytest.fixture
-def other_phone(browser, server):
-    """A second phone: its own browser context (own cookies), the same size as the first."""
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    page.on("dialog", lambda dialog: dialog.accept())
-    errors = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield Orchard(page, server)
-    context.close()
-    assert not errors, f"JavaScript errors on the second phone: {errors}"
 
 
 def test_two_phones_share_the_scores_and_a_round_is_saved_once(page, orchard, other_phone):

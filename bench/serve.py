@@ -1,0 +1,41 @@
+"""What the pass/fail benchmarks share: their command line, a throw-away folder, the server run as
+an operator runs it (`python app.py` on a free 127.0.0.1 port), and the RESULT line.
+
+    def check(args, folder, failures): ...  # appends a sentence per missed target
+    sys.exit(run_checks(__doc__, [(("--games",), {"type": int, "default": 10})], "orchard-x-", check))
+"""
+import argparse
+import contextlib
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+if str(REPO / "tests") not in sys.path:
+    sys.path[:0] = [str(REPO), str(REPO / "tests")]
+
+from support.loopback import ServerProcess  # noqa: E402
+
+
+@contextlib.contextmanager
+def served(database):
+    """`python app.py` on a free loopback port with the database at `database`; stopped after."""
+    server = ServerProcess(database).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def run_checks(doc, options, prefix, check, argv=None):
+    """Parse the command line (`options`: (flags, keywords) pairs for argparse), run
+    `check(args, folder, failures)` in a throw-away folder, print the RESULT line; the exit status."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    for flags, keywords in options:
+        parser.add_argument(*flags, **keywords)
+    args = parser.parse_args(argv)
+    failures = []
+    with tempfile.TemporaryDirectory(prefix=prefix) as folder:
+        check(args, Path(folder), failures)
+    print("RESULT: " + ("PASS" if not failures else "FAIL: " + "; ".join(failures)))
+    return 1 if failures else 0
