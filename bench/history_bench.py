@@ -179,11 +179,16 @@ def two_crews(folder, games):
     return app, db, path, small, large, small_rounds, large_rounds
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def command_line(doc, argv=None):
+    """--games and --repeat, as both benchmarks of a growing history take them."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--games", type=int, default=2000, help="finished games in the large crew")
     parser.add_argument("--repeat", type=int, default=40, help="timed requests per page")
-    args = parser.parse_args()
+    return parser.parse_args(argv)
+
+
+def main():
+    args = command_line(__doc__)
     with tempfile.TemporaryDirectory() as folder:
         began = time.perf_counter()
         app, db, path, small, large, small_rounds, large_rounds = two_crews(folder, args.games)

@@ -12,7 +12,6 @@ It prints PASS or FAIL, never asserts: a noisy machine should not make it crash.
 
     .venv/bin/python bench/ratings_bench.py [--games 2000] [--repeat 40]
 """
-import argparse
 import statistics
 import sys
 import tempfile
@@ -23,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import ratings  # noqa: E402
-from history_bench import _token, median_ms, two_crews  # noqa: E402
+from history_bench import _token, command_line, median_ms, two_crews  # noqa: E402
 from store import ratings as rating_store  # noqa: E402
 
 REBUILD_TARGET = 1.0  # seconds
@@ -31,10 +30,7 @@ TARGET_RATIO = 2.0
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=2000, help="finished games in the large crew")
-    parser.add_argument("--repeat", type=int, default=40, help="timed requests per page")
-    args = parser.parse_args()
+    args = command_line(__doc__)
     with tempfile.TemporaryDirectory() as folder:
         app, db, _, small, large, _, _ = two_crews(folder, args.games)
 

@@ -13,10 +13,9 @@ import time
 from collections import Counter
 
 import pytest
-from waitress import create_server
 
 from app import create_app
-from support.loopback import TOTALS, Phone, ServerProcess, plan_scores, plan_taps
+from support.loopback import TOTALS, Phone, ServerProcess, in_a_thread, plan_scores, plan_taps
 
 pytestmark = pytest.mark.crash
 
@@ -140,12 +139,8 @@ def test_the_server_comes_back_with_the_totals_after_a_kill(tmp_path):
 def served(tmp_path):
     """The app under waitress on a free loopback port (as in tests/browser): the base URL."""
     app = create_app({"DATABASE": str(tmp_path / "orchard.db"), "SECRET_KEY": "durability"})
-    server = create_server(app, host="127.0.0.1", port=0, threads=8)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.effective_port}", app.config["DATABASE"]
-    server.close()
-    thread.join(timeout=5)
+    with in_a_thread(app, threads=8) as base:
+        yield base, app.config["DATABASE"]
 
 
 def together(jobs):

@@ -1,13 +1,12 @@
 """Real-browser fixtures: the app served by waitress on loopback, Debian's chromium driven by Playwright."""
 import shutil
-import threading
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import sync_playwright
-from waitress import create_server
 
 from app import create_app
+from support.loopback import in_a_thread
 from steps import CHROMIUM, CHROMIUM_ARGS, Orchard, new_phone, watched_page
 
 HERE = Path(__file__).resolve().parent
@@ -34,12 +33,8 @@ def browser():
 def server(tmp_path):
     """The app on a free loopback port, with its own database; yields the base URL."""
     app = create_app({"DATABASE": str(tmp_path / "orchard.db"), "SECRET_KEY": "browser-tests"})
-    server = create_server(app, host="127.0.0.1", port=0, threads=4)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.effective_port}"
-    server.close()
-    thread.join(timeout=5)
+    with in_a_thread(app) as base:
+        yield base
 
 
 @pytest.fixture

@@ -9,11 +9,14 @@ import re
 import socket
 import subprocess
 import sys
+import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
+from waitress import create_server
 
 REPO = Path(__file__).resolve().parents[2]
 CSRF_HEADER = re.compile(r"""hx-headers='(\{[^']*\})'""")
@@ -163,7 +166,20 @@ def plan_scores(number):
     return scores
 
 
-# The server as an operator runs it ---------------------------------------------------------------
+# The server in this process, or as an operator runs it ---------------------------------------------
+
+@contextmanager
+def in_a_thread(app, threads=4):
+    """`app` under waitress in a thread of this process, on a free loopback port: its base URL."""
+    server = create_server(app, host="127.0.0.1", port=0, threads=threads)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.effective_port}"
+    finally:
+        server.close()
+        thread.join(timeout=5)
+
 
 class ServerProcess:
     """`python app.py` on a free loopback port with its own database."""
