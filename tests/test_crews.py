@@ -1,7 +1,12 @@
 """Starting a crew, its private link and QR code, and the crews a browser remembers."""
+import json
 import re
+import time
 
+import itsdangerous.timed
 import pytest
+
+from support.html_text import attribute, text_of
 
 
 def test_home_offers_to_start_a_crew(client):
@@ -91,8 +96,31 @@ def test_csrf_token_in_the_htmx_header_is_accepted(tmp_path):
     assert response.headers["HX-Redirect"].startswith("/c/")
 
 
-def test_csrf_token_outlives_a_game_night(app):
-    assert app.config["WTF_CSRF_TIME_LIMIT"] >= 12 * 3600
+class _Later:
+    """The clock the CSRF tokens are stamped and checked by (itsdangerous), `hours` ahead."""
+
+    def __init__(self, hours):
+        self.hours = hours
+
+    def time(self):
+        return time.time() + self.hours * 3600
+
+
+@pytest.mark.parametrize(("hours", "status"), [(13, 200), (8 * 24, 400)], ids=["next-morning", "a-week-later"])
+def test_a_page_left_open_all_night_can_still_save(tmp_path, monkeypatch, hours, status):
+    """A phone left on the table from the evening to the next morning still saves with the token
+    its page got; a page left for over a week gets the reload page instead."""
+    from app import create_app
+
+    app = create_app({"DATABASE": str(tmp_path / "c.db"), "SECRET_KEY": "k", "TESTING": True})
+    client = app.test_client()
+    token = json.loads(attribute(client.get("/"), "body", "hx-headers"))["X-CSRFToken"]
+    monkeypatch.setattr(itsdangerous.timed, "time", _Later(hours))
+    response = client.post("/crews", data={"name": "Morning crew"},
+                           headers={"HX-Request": "true", "X-CSRFToken": token})
+    assert response.status_code == status
+    if status == 400:
+        assert "Reload to continue" in text_of(response)
 
 
 def test_rotating_the_link_retires_the_old_one_at_once(client, table):

@@ -1,7 +1,5 @@
 """Whole games through HTTP: to the winner, a tie at the top that plays on, and the end of a game."""
-import re
-
-from support.html_text import notice, text
+from support.html_text import notice, select, text, texts
 from support.rounds import BIG_COUNTS, BIG_TARGETS
 
 ALL_EIGHTY = [{"4": 3}, {"2": 3}, {"3": 3}, {"5": 3}]  # each target made four of a kind
@@ -9,7 +7,7 @@ NOTHING = [{}, {}, {}, {}]
 
 
 def totals(client, table):
-    return re.findall(r'<span class="total">([^<]+)</span>', text(client.get(table.game_url)))
+    return texts(client.get(table.game_url), ".total")
 
 
 def test_a_game_to_250_ends_with_a_winner(app, client, table):
@@ -20,8 +18,8 @@ def test_a_game_to_250_ends_with_a_winner(app, client, table):
     table.enter_quick_round(BIG_TARGETS, BIG_COUNTS)
     board = text(client.get(table.game_url))
     assert "Ann wins!" in board
-    standings = re.search(r'<ol class="standings">(.*?)</ol>', board, re.S).group(1)
-    assert re.findall(r'<span class="name">(\w+)</span> <span class="total">(\d+)</span>', standings) == [
+    standings = [(texts(row, ".name")[0], texts(row, ".total")[0]) for row in select(board, "ol.standings li")]
+    assert standings == [
         ("Ann", "320"), ("Ben", "160"), ("Cleo", "160"), ("Dan", "160"),
     ]
     assert "Start round 3" not in board

@@ -10,7 +10,9 @@ def text(response):
 
 
 def parse(html):
-    """The page (or fragment) as an lxml tree; accepts a response too."""
+    """The page (or fragment) as an lxml tree; accepts a response, or an element already parsed."""
+    if isinstance(html, lxml.html.HtmlElement):
+        return html
     if not isinstance(html, str):
         html = text(html)
     return lxml.html.fromstring(html) if html.strip() else lxml.html.fromstring("<html></html>")
@@ -55,6 +57,11 @@ def attribute(html, css, name):
     return found[0].get(name) if found else None
 
 
+def links(html):
+    """Where every link goes (each <a>'s href), in page order."""
+    return [element.get("href") for element in select(html, "a[href]")]
+
+
 def text_of(html):
     """A page's text as a reader sees it, whitespace collapsed (tags dropped, entities decoded);
     what scripts and styles hold is not text a reader sees."""
@@ -71,4 +78,23 @@ def notice(response):
         found = [t for t in texts(response, css) if t]
         if found:
             return found[0]
+    return None
+
+
+def field_value(html, name):
+    """The value of the form field called `name`: the checked one of a radio group, or None."""
+    for element in select(html, f'input[name="{name}"]'):
+        if element.get("type") not in ("radio", "checkbox") or element.get("checked") is not None:
+            return element.get("value")
+    return None
+
+
+def labelled(html, css, label):
+    """The text next to a label: the element after the one whose text is `label`, inside each
+    element matching `css` (a "Deals: Dan" pair, a <dt>/<dd> pair)."""
+    for container in select(html, css):
+        children = list(container)
+        for first, second in zip(children, children[1:]):
+            if _collapsed(first) == label:
+                return _collapsed(second)
     return None
