@@ -1,7 +1,7 @@
 """New games, the scoreboard, rematch, and games kept apart between crews."""
-import re
-
 import pytest
+
+from support.html_text import select, text_of, texts
 from support.rounds import BIG_COUNTS, BIG_TARGETS
 from support.table import GAME_DEFAULTS
 
@@ -9,8 +9,9 @@ from support.table import GAME_DEFAULTS
 def test_new_game_form_offers_known_players(client, table):
     table.start_game()
     page = client.get(table.crew_url + "games/new").get_data(as_text=True)
+    offered = [option.get("value") for option in select(page, "datalist option")]
     for name in table.names:
-        assert f'<option value="{name}">' in page
+        assert name in offered
 
 
 def test_a_new_game_shows_its_scoreboard(client, table):
@@ -19,7 +20,7 @@ def test_a_new_game_shows_its_scoreboard(client, table):
     for name in table.names:
         assert name in page
     assert page.count("250 to go") == 4
-    assert "Round 1: <strong>Cleo</strong> deals,\n      <strong>Dan</strong> bids first." in page
+    assert "Round 1: Cleo deals, Dan bids first." in text_of(page)
     assert "Start round 1" in page
 
 
@@ -88,7 +89,7 @@ def test_rematch_keeps_seats_and_moves_the_deal_on(client, table):
     response = client.post(table.game_url + "/rematch")
     assert response.status_code == 303
     page = client.get(response.headers["Location"]).get_data(as_text=True)
-    assert re.search(r"Round 1: <strong>Ann</strong> deals", page)
+    assert "Round 1: Ann deals, Ben bids first." in text_of(page)
     assert response.headers["Location"] != table.game_url
 
 
@@ -113,7 +114,7 @@ def test_crew_page_lists_games_by_start_date_with_names_in_seat_order(app, clien
         db.execute("UPDATE games SET created = ? WHERE id = ?", [created, game_id])
     db.conn.commit()
     page = client.get(table.crew_url).get_data(as_text=True)
-    listed = re.findall(r'<span class="game-players">([^<]*)</span>', page)
+    listed = texts(page, ".game-players")
     assert listed == ["Dan · Cleo · Ben · Ann", "Cleo · Ann · Dan · Ben", "Ben · Dan · Ann · Cleo"]
 
 

@@ -6,7 +6,8 @@ import time
 import pytest
 
 from store import connect
-from support.known_history import make_app, player_ids
+from support.apps import make_app
+from support.known_history import player_ids
 
 # Start times (UTC) for the seven known games. The night rule: a game joins the night before it
 # when it starts on the same local date, or less than 6 hours after the game before it started.

@@ -8,7 +8,7 @@ import shutil
 import pytest
 
 from store import connect
-from support.known_history import make_app
+from support.apps import make_app
 from support.rounds import exact_round
 
 CSV_HEADER = [

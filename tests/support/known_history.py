@@ -20,10 +20,8 @@ Game 5  Ann Ben Cleo Dan   R1 bid Dan 1♦: Ann four 4s with her target and four
 Game 6  Ann Ben Cleo Dan   one round of nothing, then abandoned (out of the stats)
 Game 7  Ann Ben Cleo Eve   one round, still being played (out of the stats)
 """
-import re
-
 from store import connect, stats
-from support.apps import make_app  # noqa: F401  (the known history's tests make apps with it)
+from support.html_text import field_value
 
 Z = ("QS", {})
 ZJ = ("JS", {})
@@ -90,7 +88,7 @@ def build_known_history(client):
                 _posted(client, url + f"/hands/{s}/target", {"target": target})
                 for rank, n in counts.items():
                     _posted(client, url + f"/hands/{s}/counts/{rank}", {"count": n})
-            version = re.search(r'name="version" value="(\d+)"', client.get(url).get_data(as_text=True)).group(1)
+            version = field_value(client.get(url), "version")
             _posted(client, url + "/save", {"version": version}, 303)
         if after == "abandon":
             game_id = game_url.rsplit("/", 1)[1]

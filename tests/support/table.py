@@ -1,6 +1,5 @@
 """Steps a table takes again and again through HTTP: a crew, a game, rounds entered and saved."""
-import re
-
+from support.html_text import field_value
 from support.rounds import save_quick_round
 
 # What the new game form sends when the house rules are left as they are.
@@ -39,8 +38,7 @@ class Table:
         return response.headers["Location"]
 
     def version(self, round_url):
-        page = self.client.get(round_url).get_data(as_text=True)
-        return int(re.search(r'name="version" value="(\d+)"', page).group(1))
+        return int(field_value(self.client.get(round_url), "version"))
 
     def enter_quick_round(self, targets, counts, bid=("0", "1", "D"), save=True):
         """Enter a round in quick mode: targets per seat, {rank: count} per seat."""
