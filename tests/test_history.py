@@ -7,6 +7,7 @@ import pytest
 
 from store import connect
 from support.apps import make_app
+from support.html_text import attribute, element_text, links, parse, select, text, text_of, texts
 from support.known_history import player_ids
 
 # Start times (UTC) for the seven known games. The night rule: a game joins the night before it
@@ -39,17 +40,18 @@ def set_starts(app, starts):
     db.conn.commit()
 
 
-def text(response):
-    return response.get_data(as_text=True)
-
-
 def nights_on(body):
     """[(night heading, [game ids in the night])] in page order."""
     found = []
-    for section in re.findall(r'<section class="panel night".*?</section>', body, re.S):
-        heading = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", re.search(r"<h2.*?</h2>", section, re.S).group(0))).strip()
-        found.append((heading, [int(g) for g in re.findall(r"/history/games/(\d+)\"", section)]))
+    for section in select(body, "section.panel.night"):
+        games = [re.fullmatch(r".*/history/games/(\d+)", href) for href in links(section)]
+        found.append((element_text(section, "h2"), [int(game.group(1)) for game in games if game]))
     return found
+
+
+def listed_game(body, game_id):
+    """The link that stands for one game in the history list."""
+    return next(link for link in select(body, "a[href]") if link.get("href").endswith(f"/history/games/{game_id}"))
 
 
 def test_games_are_grouped_into_nights_newest_first(known):
@@ -80,15 +82,14 @@ def test_each_listed_game_shows_players_totals_winner_rounds_and_goal(known):
     app, client, crew_url = known
     set_starts(app, STARTS)
     body = text(client.get(crew_url + "history"))
-    game = re.search(r'href="[^"]*/history/games/1">(.*?)</a>', body, re.S).group(1)
-    assert "19:00 · to 100 · 3 rounds" in re.sub(r"<[^>]+>", "", game)  # the time is a <time> element
-    assert re.findall(r'<li( class="won")?><span class="who"(?: title="\w+")?>(?:<span aria-hidden="true">★ </span>)?(\w+)</span> '
-                      r'<span class="pts">([^<]+)</span>', game) == [
-        (' class="won"', "Ann", "135"), ("", "Ben", "95"), ("", "Dan", "65"), ("", "Cleo", "25")]
-    assert "Ann won." in game
-    abandoned = re.search(r'href="[^"]*/history/games/6">(.*?)</a>', body, re.S).group(1)
+    game = listed_game(body, 1)
+    assert "19:00 · to 100 · 3 rounds" in text_of(game)  # the time is a <time> element
+    assert [(row.get("class"), element_text(row, ".who"), element_text(row, ".pts")) for row in select(game, "li")] == [
+        ("won", "★ Ann", "135"), (None, "Ben", "95"), (None, "Dan", "65"), (None, "Cleo", "25")]
+    assert "Ann won." in text_of(game)
+    abandoned = text_of(listed_game(body, 6))
     assert "abandoned" in abandoned and "won." not in abandoned
-    playing = re.search(r'href="[^"]*/history/games/7">(.*?)</a>', body, re.S).group(1)
+    playing = text_of(listed_game(body, 7))
     assert "not finished" in playing and "1 round" in playing
 
 
@@ -177,7 +178,7 @@ def test_search_answers_htmx_with_the_results_block(known):
     ids = player_ids(app)
     response = client.get(f"{crew_url}history?player={ids['Eve']}", headers={"HX-Request": "true"})
     body = text(response)
-    assert body.lstrip().startswith('<div id="history-results">')
+    assert parse(body).get("id") == "history-results"  # the block alone, not a page
     assert "<html" not in body
     assert "2 games found, on 1 night." in body  # all seven games started just now
 
@@ -192,12 +193,11 @@ def test_a_note_on_a_game_and_a_night_shows_in_the_list(known):
     response = client.post(f"{crew_url}history/games/5/note", data={"text": "Ann's comeback"},
                            headers={"HX-Request": "true"})
     assert response.status_code == 200
-    assert text(response).lstrip().startswith('<div class="note-box" id="note-game-5">')
-    body = text(client.get(crew_url + "history"))
-    night = re.search(r'<section class="panel night" aria-labelledby="night-4">.*?</section>', body, re.S).group(0)
+    assert parse(response).get("id") == "note-game-5"  # the note's box alone
+    night = element_text(client.get(crew_url + "history"), 'section.panel.night[aria-labelledby="night-4"]')
     assert "at Dana’s, 3 bottles of cider" in night
-    assert "Ann&#39;s comeback" in night
-    assert "Ann&#39;s comeback" in text(client.get(crew_url + "history/games/5"))
+    assert "Ann's comeback" in night
+    assert "Ann's comeback" in text_of(client.get(crew_url + "history/games/5"))
 
 
 def test_an_empty_note_removes_it(known):
@@ -215,7 +215,7 @@ def test_a_bad_note_is_refused_next_to_the_field(known, note, message):
     app, client, crew_url = known
     response = client.post(f"{crew_url}history/games/2/note", data={"text": note}, headers={"HX-Request": "true"})
     assert response.status_code == 422
-    assert message in text(response) and 'aria-invalid="true"' in text(response)
+    assert message in text_of(response) and attribute(response, "[aria-invalid]", "aria-invalid") == "true"
 
 
 def test_a_night_note_only_hangs_on_a_night(known):
@@ -241,28 +241,30 @@ def test_a_finished_game_opens_read_only_round_by_round(known):
     body = text(client.get(crew_url + "history/games/1"))
     assert "Final standings" in body
     assert "Resume" not in body and "Abandon" not in body
-    assert 'hx-post' not in re.sub(r'<div class="note-box".*?</div>', "", body, flags=re.S)
-    rounds = re.findall(r'<details class="panel round-record" id="round-(\d+)">', body)
-    assert rounds == ["1", "2", "3"]
-    first = re.search(r'id="round-1">(.*?)</details>', body, re.S).group(1)
+    posting = [element for element in select(body, "[hx-post]") if not element.xpath("ancestor::div[@class='note-box']")]
+    assert posting == []  # nothing changes the game but its note
+    rounds = [element.get("id") for element in select(body, "details.panel.round-record")]
+    assert rounds == ["round-1", "round-2", "round-3"]
+    first = element_text(body, "#round-1")
     assert "Ann won the bid with 2 Spades: trump" in first
-    assert "Four 4s with your target: 80 (whatever the rank&#39;s value)" in first
+    assert "Four 4s with your target: 80 (whatever the rank's value)" in first
     assert "Three 3s with your target: 40" in first
     assert "Pair of 2s: −15" in first
-    assert first.count('class="tag bonus"') == 2
+    assert len(select(body, "#round-1 .tag.bonus")) == 2
 
 
 def test_the_game_page_has_a_chart_with_a_goal_line_and_a_table(known):
     app, client, crew_url = known
     body = text(client.get(crew_url + "history/games/1"))
-    svg = re.search(r"<svg class=\"chart\".*?</svg>", body, re.S).group(0)
-    assert 'role="img"' in svg and "<title" in svg
-    assert "Running totals over 3 rounds, goal 100. After the last round: Ann 135, Ben 95, Dan 65, Cleo 25." in svg
-    assert '<g class="reference"' in svg and ">Goal 100</text>" in svg
-    assert svg.count("<polyline") == 4
-    assert "style=" not in svg and "<style" not in svg
-    table = re.search(r'<table class="numbers">(.*?)</table>', body, re.S).group(1)
-    assert re.findall(r"<td>([^<]+)</td>", table) == [
+    svg = select(body, "svg.chart")[0]
+    assert svg.get("role") == "img"
+    assert element_text(svg, "title") == "Running totals by round"
+    assert element_text(svg, "desc") == \
+        "Running totals over 3 rounds, goal 100. After the last round: Ann 135, Ben 95, Dan 65, Cleo 25."
+    assert texts(svg, "g.reference text") == ["Goal 100"]
+    assert len(select(svg, "polyline")) == 4
+    assert select(svg, "[style]") == [] and select(svg, "style") == []
+    assert texts(body, "table.numbers td") == [
         "80", "15", "40", "−15", "95", "15", "40", "65", "135", "95", "25", "65"]
 
 

@@ -2,12 +2,12 @@
 
 The history itself, and how each number follows from the rule book, is in tests/support/known_history.py.
 """
-import re
-
 import pytest
 
+from support.html_text import described, labelled, linked_text, text_of, texts
 from support.known_history import player_ids, summary_of
 from support.rounds import BIG_COUNTS, BIG_TARGETS
+
 
 def test_ann_by_hand(known):
     app, client, crew_url = known
@@ -122,8 +122,14 @@ def page(client, url):
 
 
 def stat(body, label):
-    found = re.search(rf"<dt>{re.escape(label)}</dt><dd>(.*?)</dd>", body, re.S)
-    return re.sub(r"<[^>]+>", "", found.group(1)).split() if found else None
+    """The figure a <dt> label stands beside, as its words (None when the label is not shown)."""
+    found = described(body, label)
+    return found.split() if found is not None else None
+
+
+def links_to(body, text, path_end):
+    """Whether a link reads `text` and goes to a URL ending in `path_end`."""
+    return any(shown == text and href.endswith(path_end) for shown, href in linked_text(body))
 
 
 def test_player_page_shows_the_numbers(known):
@@ -136,16 +142,16 @@ def test_player_page_shows_the_numbers(known):
     assert stat(body, "Best round") == ["120"]
     assert stat(body, "Worst round") == ["−15"]
     assert stat(body, "Longest winning streak") == ["2"]
-    assert "<strong>3</strong> of 8 rounds (38%)" in body
-    assert "Spades <strong>2</strong>" in body and "Hearts <strong>1</strong>" in body
-    assert "Three of the target (40): <strong>2</strong>" in body
-    assert "Four of the target (80): <strong>3</strong>" in body
+    shown = text_of(body)
+    assert "3 of 8 rounds (38%)" in shown
+    assert "Spades 2" in shown and "Hearts 1" in shown
+    assert "Three of the target (40): 2" in shown
+    assert "Four of the target (80): 3" in shown
     # Form, newest first: game 5 won, game 4 fourth, games 3 and 1 won.
-    form = re.search(r'<ol class="form-row">(.*?)</ol>', body, re.S).group(1)
-    assert re.findall(r">(W|\d)</a>", form) == ["W", "4", "W", "W"]
-    assert "Won 3 of the last 4." in body
+    assert texts(body, ".form-row a") == ["W", "4", "W", "W"]
+    assert "Won 3 of the last 4." in shown
     # The best round links to game 5, round 1; the worst to game 4, round 1.
-    assert "/history/games/5#round-1\">120<" in body and "/history/games/4#round-1\">−15<" in body
+    assert links_to(body, "120", "/history/games/5#round-1") and links_to(body, "−15", "/history/games/4#round-1")
 
 
 def test_head_to_head_page(known):
@@ -158,16 +164,16 @@ def test_head_to_head_page(known):
     assert stat(body, "Level") == ["0"]
     assert stat(body, "Average finish") == ["90", "vs", "57.5"]
     ann = page(client, f"{crew_url}players/{ids['Ann']}")
-    assert f'/players/{ids["Ann"]}/vs/{ids["Ben"]}">vs Ben</a>' in ann
-    assert f'/players/{ids["Ann"]}/vs/{ids["Eve"]}">vs Eve</a>' in ann
+    assert links_to(ann, "vs Ben", f'/players/{ids["Ann"]}/vs/{ids["Ben"]}')
+    assert links_to(ann, "vs Eve", f'/players/{ids["Ann"]}/vs/{ids["Eve"]}')
     assert client.get(f"{crew_url}players/{ids['Ann']}/vs/{ids['Ann']}").status_code == 404
 
 
 def test_players_page_lists_records(known):
     app, client, crew_url = known
     body = page(client, f"{crew_url}players")
-    assert re.search(r"Ann</span>\s*<span class=\"record\">3 won of 4 · 75%", body)
-    assert re.search(r"Eve</span>\s*<span class=\"record\">1 won of 1 · 100%", body)
+    assert labelled(body, "li a", "Ann") == "3 won of 4 · 75%"
+    assert labelled(body, "li a", "Eve") == "1 won of 1 · 100%"
 
 
 def test_a_player_without_finished_games(client, table):

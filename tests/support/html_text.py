@@ -62,6 +62,11 @@ def links(html):
     return [element.get("href") for element in select(html, "a[href]")]
 
 
+def linked_text(html):
+    """Every link as (its text, whitespace collapsed; where it goes), in page order."""
+    return [(_collapsed(element), element.get("href")) for element in select(html, "a[href]")]
+
+
 def text_of(html):
     """A page's text as a reader sees it, whitespace collapsed (tags dropped, entities decoded);
     what scripts and styles hold is not text a reader sees."""
@@ -86,6 +91,14 @@ def field_value(html, name):
     for element in select(html, f'input[name="{name}"]'):
         if element.get("type") not in ("radio", "checkbox") or element.get("checked") is not None:
             return element.get("value")
+    return None
+
+
+def described(html, term):
+    """The text of the <dd> that follows the <dt> reading `term`, or None."""
+    for dt in select(html, "dt"):
+        if _collapsed(dt) == term and dt.getnext() is not None and dt.getnext().tag == "dd":
+            return _collapsed(dt.getnext())
     return None
 
 
