@@ -1,9 +1,9 @@
 """The tools index, the rules page, and the pile calculator, over HTTP."""
-import re
 
 import pytest
 
-from support.tools import QUICK_ROUND, FIRST_EXAMPLE, FIRST_EXAMPLE_LINES, HX, M, items, problems, tap_url, text
+from support.html_text import element_text, parse, select, text_of, texts
+from support.tools import QUICK_ROUND, FIRST_EXAMPLE, FIRST_EXAMPLE_LINES, HX, M, items, link_url, problems, tap_url, text
 
 
 # --- The index, the rules, and the crew link ----------------------------------------------------
@@ -43,17 +43,18 @@ def test_rules_page_has_stable_sections_and_live_examples(client, crew):
         page = text(client.get(url))
         for section in ("round", "bidding", "play", "scoring", "target-bonus", "examples", "end-of-game",
                         "rulings", "strategy"):
-            assert f'id="{section}"' in page
-        headings = re.findall(r"<h3>[^<]*: <strong>([^<]+)</strong></h3>", page)
-        assert headings == ["25", "50", "80", "60", "10"]
-        assert f"<li>Pair of 3s: {M}15</li>" in page and "<li>Three 4s with your target: 40</li>" in page
-        assert "<li>Four 2s with your target: 80 (whatever the rank's value)</li>" in page
-        assert "<li>Four Aces: 4 × 15 = +60</li>" in page and "<li>Three 7s: 2 × 5 = +10</li>" in page
+            assert select(page, f"#{section}"), section
+        assert texts(page, "h3 > strong") == ["25", "50", "80", "60", "10"]  # each example's total
+        lines = texts(page, "li")
+        assert f"Pair of 3s: {M}15" in lines and "Three 4s with your target: 40" in lines
+        assert "Four 2s with your target: 80 (whatever the rank's value)" in lines
+        assert "Four Aces: 4 × 15 = +60" in lines and "Three 7s: 2 × 5 = +10" in lines
         # The scoring table is the engine's: pair, three, four for each value.
-        assert re.search(rf"<th scope=\"row\">2 3 4 5</th><td>{M}15</td><td>{M}30</td><td>{M}60</td>", page)
-        assert re.search(r"<th scope=\"row\">A</th><td>15</td><td>30</td><td>60</td>", page)
-        assert "Two Clubs is <strong>not legal</strong>: 2♣ does not beat 3♦." in page
-        assert "→ <strong class=\"suit-S\">2♠</strong> wins, the only trump." in page
+        rows = [texts(row, "th, td") for row in select(page, "tr")]
+        assert ["2 3 4 5", f"{M}15", f"{M}30", f"{M}60"] in rows and ["A", "15", "30", "60"] in rows
+        shown = text_of(page)
+        assert "Two Clubs is not legal: 2♣ does not beat 3♦." in shown
+        assert "→ 2♠ wins, the only trump." in shown and "2♠" in texts(page, "strong.suit-S")
         assert "not over: a tie at the top, play on." in page
     assert "Thursday crew’s house rules" in text(client.get(crew + "tools/rules"))
     assert "house rules" not in text(client.get("/rules"))
@@ -66,7 +67,7 @@ def test_pile_first_worked_example_in_exact_mode(client, crew):
     response = client.get(crew + "tools/pile", query_string={"target": "10S", "cards": FIRST_EXAMPLE})
     assert response.status_code == 200
     page = text(response)
-    assert '<strong class="total" id="pile-total">25</strong>' in page
+    assert element_text(page, "#pile-total") == "25"
     assert items(page, "pile-lines") == FIRST_EXAMPLE_LINES
 
 
@@ -74,7 +75,7 @@ def test_pile_second_worked_example_in_quick_mode(client, crew):
     response = client.get(crew + "tools/pile?mode=quick&target=4&counts=4:2,10:2")
     assert response.status_code == 200
     page = text(response)
-    assert '<strong class="total" id="pile-total">50</strong>' in page
+    assert element_text(page, "#pile-total") == "50"
     assert items(page, "pile-lines") == ["Three 4s with your target: 40", "Pair of 10s: +10", "Total: 50"]
 
 
@@ -89,7 +90,7 @@ def test_pile_second_worked_example_in_quick_mode(client, crew):
 )
 def test_pile_more_examples_from_the_rule_book(client, crew, query, total):
     page = text(client.get(crew + "tools/pile?" + query))
-    assert f'<strong class="total" id="pile-total">{total}</strong>' in page
+    assert element_text(page, "#pile-total") == str(total)
 
 
 def test_pile_without_a_target_asks_for_one(client, crew):
@@ -105,7 +106,7 @@ def test_pile_fragment_for_htmx_and_page_otherwise(client, crew):
     whole = client.get(url)
     fragment = client.get(url, headers=HX)
     assert "<html" in text(whole) and "<html" not in text(fragment)
-    assert text(fragment).lstrip().startswith('<div id="pile-tool"')
+    assert parse(text(fragment)).get("id") == "pile-tool"
     assert items(text(fragment), "pile-lines") == items(text(whole), "pile-lines") == FIRST_EXAMPLE_LINES
     assert "HX-Request" in fragment.headers["Vary"]
     # The address bar gets the pile's own address, the same one a tap makes.
@@ -135,24 +136,24 @@ def test_pile_taps_are_links_that_rebuild_the_pile(client, crew):
     without_ace = tap_url(page, "data-card", "AD")
     question = without_ace.split("?", 1)[1]  # the crew link itself may hold any letters
     assert "AD" not in question and "AH" in question
-    assert '<strong class="total" id="pile-total">10</strong>' in text(client.get(without_ace))
+    assert element_text(text(client.get(without_ace)), "#pile-total") == "10"
 
 
 def test_pile_quick_tiles_count_up_and_down(client, crew):
     page = text(client.get(crew + "tools/pile?mode=quick&target=10&counts=3:2,9:2,J:3,A:2"))
-    assert '<strong class="total" id="pile-total">25</strong>' in page
+    assert element_text(page, "#pile-total") == "25"
     up = tap_url(page, "data-rank", "J").replace("&amp;", "&")
     assert up.endswith("mode=quick&target=10&counts=3:2,9:2,J:4,A:2")
-    assert '<strong class="total" id="pile-total">45</strong>' in text(client.get(up))
-    down = re.search(r'<a class="tile-down" href="([^"]+)" hx-get="\1" data-rank="3"', page).group(1)
-    assert '<strong class="total" id="pile-total">40</strong>' in text(client.get(down))
+    assert element_text(text(client.get(up)), "#pile-total") == "45"
+    down = link_url(page, 'a.tile-down[data-rank="3"]')
+    assert element_text(text(client.get(down)), "#pile-total") == "40"
 
 
 def test_pile_switching_to_quick_keeps_the_ranks(client, crew):
     page = text(client.get(crew + "tools/pile", query_string={"target": "10S", "cards": FIRST_EXAMPLE}))
-    quick = re.search(r'<a class="seg" href="([^"]+)" hx-get="\1">Quick: ranks</a>', page).group(1)
+    quick = next(link for link in select(page, "a.seg") if link.text_content() == "Quick: ranks").get("href")
     assert quick.endswith("mode=quick&target=10&counts=3:2,4:1,6:1,9:2,J:3,Q:1,A:2")
-    assert '<strong class="total" id="pile-total">25</strong>' in text(client.get(quick))
+    assert element_text(text(client.get(quick)), "#pile-total") == "25"
 
 
 @pytest.mark.parametrize(

@@ -1,17 +1,15 @@
 """The trick and bid calculators, over HTTP."""
-import re
-
 import pytest
 
-from support.tools import HX, problems, tap_url, text
+from support.html_text import element_text, parse, select
+from support.tools import HX, link_url, problems, tap_url, text
 
 
 # --- Who wins this trick? -----------------------------------------------------------------------
 
 
 def trick_answer(page):
-    found = re.search(r'<div class="tool-result verdict-box" id="trick-result".*?<p>(.*?)</p>', page, re.S)
-    return " ".join(re.sub(r"<[^>]+>", "", found.group(1)).split())
+    return element_text(page, "#trick-result p")
 
 
 @pytest.mark.parametrize(
@@ -32,8 +30,8 @@ def test_trick_winner_and_reason(client, crew, trump, cards, answer):
 
 def test_trick_marks_the_winning_place(client, crew):
     page = text(client.get(crew + "tools/trick?trump=S&cards=4H+KH+2S+AH"))
-    assert re.findall(r'<li class="slot( wins)?">\s*<span class="place">([^<]+)</span>', page) == [
-        ("", "1st, led"), ("", "2nd"), (" wins", "3rd"), ("", "4th"),
+    assert [("wins" in slot.get("class").split(), element_text(slot, ".place")) for slot in select(page, "li.slot")] == [
+        (False, "1st, led"), (False, "2nd"), (True, "3rd"), (False, "4th"),
     ]
 
 
@@ -43,14 +41,14 @@ def test_trick_taps_build_the_trick_in_play_order(client, crew):
         page = text(client.get(tap_url(page, "data-card", code), headers=HX))
     assert trick_answer(page) == "2♠ wins the trick: the only trump."
     # A full trick: the other cards cannot be tapped; a played card can be taken back.
-    assert '<span class="cardbtn suit-S off" data-card="3S" aria-disabled="true">' in page
+    assert [(card.tag, card.get("aria-disabled")) for card in select(page, '.cardbtn[data-card="3S"]')] == [("span", "true")]
     assert tap_url(page, "data-card", "2S").endswith("/tools/trick?trump=S&cards=4H+KH+AH")
 
 
 def test_trick_fragment_and_shareable_address(client, crew):
     url = crew + "tools/trick?trump=S&cards=4H+KH+2S+AH"
     fragment = client.get(url, headers=HX)
-    assert text(fragment).lstrip().startswith('<div id="trick-tool"') and "<html" not in text(fragment)
+    assert parse(text(fragment)).get("id") == "trick-tool" and "<html" not in text(fragment)
     assert fragment.headers["HX-Push-Url"] == url
     assert trick_answer(text(client.get(url))) == trick_answer(text(fragment))
 
@@ -79,13 +77,13 @@ def bid_page(client, crew, calls="", next_call="", headers=None):
 
 
 def verdict(page):
-    found = re.search(r'<p class="answer">([^<]*)</p>', page)
-    return found.group(1) if found else None
+    return element_text(page, "p.answer")
 
 
 def status(page):
-    found = re.search(r'<section class="panel status" id="bid-status"[^>]*>\s*<h2>.*?</h2>(.*?)</section>', page, re.S)
-    return " ".join(re.sub(r"<[^>]+>", "", found.group(1)).split()) if found else None
+    """The bidding's state, under its heading."""
+    found, heading = element_text(page, "#bid-status"), element_text(page, "#bid-status h2")
+    return found[len(heading):].strip() if found is not None else None
 
 
 def test_bid_a_higher_number_beats_a_stronger_suit(client, crew):
@@ -102,7 +100,7 @@ def test_bid_that_does_not_beat_the_highest_is_refused_with_the_engines_reason(c
     assert verdict(page) == "Not legal: 2♣ does not beat 3♦."
     assert "Next to call: Fourth bidder (the dealer)." in status(page)
     assert "Lowest legal bid: 3♥ (Three Hearts), or pass." in status(page)
-    calls = re.findall(r'<li><span class="who">([^<]+)</span> <strong[^>]*>([^<]+)</strong></li>', page)
+    calls = [(element_text(call, ".who"), element_text(call, "strong")) for call in select(page, "li") if select(call, ".who")]
     assert calls == [("First bidder", "2♠"), ("Second bidder", "Pass"), ("Third bidder", "3♦")]
 
 
@@ -148,7 +146,7 @@ def test_bid_taps_add_the_call_in_question_once_it_is_legal(client, crew):
     page = text(bid_page(client, crew, headers=HX))
     assert "Lowest legal bid: 1♦ (One Diamond), or pass." in status(page)
     page = text(client.get(tap_url(page, "data-bid", "2S"), headers=HX))
-    page = text(client.get(re.search(r'<a class="button wide pass-button" href="([^"]+)"', page).group(1), headers=HX))
+    page = text(client.get(link_url(page, "a.pass-button"), headers=HX))
     page = text(client.get(tap_url(page, "data-bid", "3D"), headers=HX))
     follow = tap_url(page, "data-bid", "2C")
     assert follow.endswith("/tools/bid?calls=2S+pass+3D&next=2C")
@@ -160,7 +158,7 @@ def test_bid_taps_add_the_call_in_question_once_it_is_legal(client, crew):
 
 def test_bid_fragment_and_shareable_address(client, crew):
     fragment = bid_page(client, crew, "2S pass 3D", "2C", headers=HX)
-    assert text(fragment).lstrip().startswith('<div id="bid-tool"') and "<html" not in text(fragment)
+    assert parse(text(fragment)).get("id") == "bid-tool" and "<html" not in text(fragment)
     assert fragment.headers["HX-Push-Url"] == crew + "tools/bid?calls=2S+pass+3D&next=2C"
     whole = text(client.get(fragment.headers["HX-Push-Url"]))
     assert "<html" in whole and verdict(whole) == verdict(text(fragment))

@@ -5,8 +5,9 @@ A → 15; pair = value, three = 2 × value, four = 4 × value; three of the targ
 four = 80; the target counts as one more card of its rank).
 """
 import html
-import re
 import sqlite3
+
+from support.html_text import select, texts
 
 M = "−"  # the engine writes negative points with a real minus sign
 FIRST_EXAMPLE = "3C 3D 4H 6S 9C 9D JC JD JH QS AH AD"  # target 10♠ → 25
@@ -27,21 +28,26 @@ def text(response):
 
 def items(page, list_id):
     """The text of each <li> in the list with this id."""
-    found = re.search(rf'<ul[^>]*id="{list_id}"[^>]*>(.*?)</ul>', page, re.S)
-    assert found, f"no list #{list_id}"
-    return [re.sub(r"<[^>]+>", "", item).strip() for item in re.findall(r"<li>(.*?)</li>", found.group(1), re.S)]
+    assert select(page, f"ul#{list_id}"), f"no list #{list_id}"
+    return texts(page, f"ul#{list_id} > li")
 
 
 def problems(page, list_id="tool-problems"):
-    found = re.search(rf'<ul class="problems" id="{list_id}" role="alert">(.*?)</ul>', page, re.S)
-    return [re.sub(r"<[^>]+>", "", item).strip() for item in re.findall(r"<li>(.*?)</li>", found.group(1), re.S)] if found else []
+    """The problems the tool reports in its alert list (none when there is no list)."""
+    return texts(page, f'ul.problems#{list_id}[role="alert"] > li')
 
 
 def tap_url(page, attribute, value):
     """The address a tap on one button leads to (its href, the same as its hx-get)."""
-    found = re.search(rf'<a class="[^"]*" href="([^"]+)" hx-get="\1"\s+{attribute}="{value}"', page)
-    assert found, f"no tap for {attribute}={value}"
-    return found.group(1)
+    return link_url(page, f'a[{attribute}="{value}"]')
+
+
+def link_url(page, css):
+    """Where the link matching `css` goes, checking that htmx fetches the same address."""
+    found = select(page, css)
+    assert found, f"no link {css}"
+    assert found[0].get("href") == found[0].get("hx-get"), f"{css} goes one way and fetches another"
+    return found[0].get("href")
 
 
 def dump(app):
