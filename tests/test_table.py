@@ -3,7 +3,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from support.html_text import attribute, element_text, field_value, notice, select, text, text_of, texts
+from support.html_text import attribute, element_text, field_value, notice, poll_url, select, text, text_of, texts
 from support.rounds import BIG_COUNTS, BIG_TARGETS
 
 TARGETS = ["4S", "2S", "3S", "5S"]
@@ -20,13 +20,8 @@ def phones(app, table):
     return clients
 
 
-def live_url(page):
-    """Where the page (or a poll's answer) polls next."""
-    return attribute(page, '[hx-get*="/live?"]', "hx-get")
-
-
 def shown_version(page):
-    return int(parse_qs(urlsplit(live_url(page)).query)["v"][0])
+    return int(parse_qs(urlsplit(poll_url(page)).query)["v"][0])
 
 
 def test_an_idle_poll_costs_a_204(client, table):
@@ -55,7 +50,7 @@ def test_a_round_page_poll_is_204_until_another_phone_taps(app, client, table):
     table.start_game()
     url = table.start_round()
     other = app.test_client()
-    poll = live_url(other.get(url))
+    poll = poll_url(other.get(url))
     assert other.get(poll).status_code == 204
     client.post(url + "/hands/0/target", data={"target": "JS"})
     client.post(url + "/hands/0/counts/J", data={"count": 2})

@@ -9,6 +9,7 @@ import pytest
 
 from store import connect
 from support.apps import make_app
+from support.html_text import element_text
 from support.rounds import exact_round
 
 CSV_HEADER = [
@@ -236,11 +237,16 @@ def test_a_damaged_export_is_refused_and_nothing_is_stored(known, damage, messag
     assert next(db.query("SELECT count(*) AS n FROM crews"))["n"] == before
 
 
-@pytest.mark.parametrize("body", [b"not json at all", b"\xff\xfe\x00", b"[1, 2, 3]", b"{}"])
-def test_a_file_that_is_not_an_export_is_refused(client, body):
+NOT_JSON = "This file is not JSON: pick the .json export of a crew."
+NOT_AN_EXPORT = "Nothing was restored. This is not an Orchard crew export (a .json file from a crew's History page)."
+
+
+@pytest.mark.parametrize(("body", "message"), [
+    (b"not json at all", NOT_JSON), (b"\xff\xfe\x00", NOT_JSON), (b"[1, 2, 3]", NOT_AN_EXPORT), (b"{}", NOT_AN_EXPORT)])
+def test_a_file_that_is_not_an_export_is_refused(client, body, message):
     response = restore(client, body)
     assert response.status_code == 422
-    assert "Nothing was restored" in response.get_data(as_text=True) or "not JSON" in response.get_data(as_text=True)
+    assert element_text(response, "#error-file") == message
 
 
 def test_restore_without_a_file_says_so(client):

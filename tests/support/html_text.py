@@ -67,6 +67,11 @@ def linked_text(html):
     return [(_collapsed(element), element.get("href")) for element in select(html, "a[href]")]
 
 
+def poll_url(html):
+    """Where the page (or a poll's answer) polls next: the hx-get of its live poll."""
+    return attribute(html, '[hx-get*="/live?"]', "hx-get")
+
+
 def text_of(html):
     """A page's text as a reader sees it, whitespace collapsed (tags dropped, entities decoded);
     what scripts and styles hold is not text a reader sees."""
