@@ -1,12 +1,11 @@
 """Starting a crew, its private link and QR code, and the crews a browser remembers."""
-import json
 import re
 import time
 
 import itsdangerous.timed
 import pytest
 
-from support.html_text import attribute, text_of
+from support.html_text import csrf_token, text_of
 
 
 def test_home_offers_to_start_a_crew(client):
@@ -87,8 +86,7 @@ def test_csrf_token_in_the_htmx_header_is_accepted(tmp_path):
 
     app = create_app({"DATABASE": str(tmp_path / "c.db"), "SECRET_KEY": "k", "TESTING": True})
     client = app.test_client()
-    page = client.get("/").get_data(as_text=True)
-    token = re.search(r'"X-CSRFToken": "([^"]+)"', page).group(1)
+    token = csrf_token(client.get("/"))
     response = client.post(
         "/crews", data={"name": "Header crew"}, headers={"HX-Request": "true", "X-CSRFToken": token}
     )
@@ -114,7 +112,7 @@ def test_a_page_left_open_all_night_can_still_save(tmp_path, monkeypatch, hours,
 
     app = create_app({"DATABASE": str(tmp_path / "c.db"), "SECRET_KEY": "k", "TESTING": True})
     client = app.test_client()
-    token = json.loads(attribute(client.get("/"), "body", "hx-headers"))["X-CSRFToken"]
+    token = csrf_token(client.get("/"))
     monkeypatch.setattr(itsdangerous.timed, "time", _Later(hours))
     response = client.post("/crews", data={"name": "Morning crew"},
                            headers={"HX-Request": "true", "X-CSRFToken": token})

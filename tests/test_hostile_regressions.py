@@ -7,6 +7,7 @@ import pytest
 
 from app import create_app
 from support.hostile import HUGE, VALID_FORMS, _crew_with_game, fill
+from support.html_text import attribute, csrf_token
 
 
 # --- What comes back ---------------------------------------------------------------------------
@@ -42,9 +43,8 @@ def test_with_csrf_on_a_forged_post_is_refused_and_changes_nothing(world):
     app = create_app({"DATABASE": world.path, "SECRET_KEY": "hostile-input", "GUESS_LIMIT": "1000000 per minute"})
     assert app.config.get("WTF_CSRF_ENABLED", True)
     browser, stranger = app.test_client(), app.test_client()
-    crew_page = browser.get(f"/c/{world.victim_token}/").get_data(as_text=True)
-    real = re.search(r'"X-CSRFToken": "([^"]+)"', crew_page).group(1)
-    other = re.search(r'"X-CSRFToken": "([^"]+)"', stranger.get("/").get_data(as_text=True)).group(1)
+    real = csrf_token(browser.get(f"/c/{world.victim_token}/"))
+    other = csrf_token(stranger.get("/"))
     before = world.victim_rows()
     victim_player = world.ids("player_id")[1][0]
     values = {"token": world.victim_token, "game_id": world.victim_game, "number": 3, "seat": 1,
@@ -110,8 +110,8 @@ def test_a_json_body_that_is_not_an_object_of_strings_is_refused_not_a_500(world
 def _static_answer(world):
     """A phone that opened a crew (so its session is permanent) fetching the versioned CSS."""
     phone = world.app.test_client()
-    page = phone.get(f"/c/{world.attacker_token}/").get_data(as_text=True)
-    css = re.search(r'href="(/static/app\.css\?v=[0-9a-f]{12})"', page).group(1)
+    css = attribute(phone.get(f"/c/{world.attacker_token}/"), 'link[rel="stylesheet"]', "href")
+    assert re.fullmatch(r"/static/app\.css\?v=[0-9a-f]{12}", css)
     response = phone.get(css, headers={"Accept-Encoding": "gzip"})
     response.close()
     return response

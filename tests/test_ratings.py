@@ -2,7 +2,6 @@
 documented Plackett-Luce model gives by hand (tests/support/plackett_luce.py writes it out)."""
 import io
 import math
-import re
 
 import pytest
 
@@ -10,7 +9,7 @@ import ratings
 from store import connect
 from store import ratings as rating_store
 from support import plackett_luce
-from support.html_text import element_text, text_of
+from support.html_text import element_text, field_value, text_of
 from support.known_history import player_ids
 
 # Game 1 by hand: four new players (mu 25, sigma 25/3), so every exp(mu/c) is the same number e.
@@ -140,8 +139,7 @@ def correct_game_3_round_2(client, crew_url):
     url = crew_url + "games/3/rounds/2"
     assert client.post(url + "/correct").status_code in (200, 303)
     assert client.post(url + "/hands/2/counts/J", data={"count": 3}).status_code == 200
-    page = client.get(url).get_data(as_text=True)
-    version = re.search(r'name="version" value="(\d+)"', page).group(1)
+    version = field_value(client.get(url), "version")
     assert client.post(url + "/save", data={"version": version}).status_code == 303
 
 

@@ -4,7 +4,7 @@ import re
 import pytest
 
 from store import records as record_store
-from support.html_text import element_markup, element_text
+from support.html_text import element_markup, element_text, links
 
 
 @pytest.fixture
@@ -16,7 +16,9 @@ def page(known):
 
 
 def rounds_linked(markup, crew_url):
-    return re.findall(rf'href="{re.escape(crew_url)}games/(\d+)/rounds/(\d+)"', markup)
+    """(game, round) of every link to a round of this crew, in order."""
+    found = [re.fullmatch(rf"{re.escape(crew_url)}games/(\d+)/rounds/(\d+)", href) for href in links(markup)]
+    return [match.groups() for match in found if match]
 
 
 @pytest.mark.parametrize("record, text, game_round", [

@@ -9,7 +9,7 @@ import pytest
 
 from store import connect
 from support.apps import make_app
-from support.html_text import element_text
+from support.html_text import attribute, element_text, links, select, texts
 from support.rounds import exact_round
 
 CSV_HEADER = [
@@ -126,7 +126,7 @@ def test_export_restore_export_is_identical(known):
     assert len(ann) == 2
     old, new = (client.get(f"{url}players/{ann[crew]}").get_data(as_text=True)
                 for url, crew in ((crew_url, 1), (new_url, 2)))
-    numbers = lambda page: re.findall(r"<dd>(.*?)</dd>", re.sub(r"<a [^>]*>|</a>", "", page), re.S)  # noqa: E731
+    numbers = lambda page: texts(page, "dd")  # noqa: E731
     assert numbers(old) == numbers(new) and len(numbers(old)) == 8
 
 
@@ -267,14 +267,14 @@ def test_restore_asks_for_the_servers_passphrase(known_template, tmp_path):
 
 def test_the_restore_page_has_the_upload_form(client):
     body = client.get("/restore").get_data(as_text=True)
-    assert 'enctype="multipart/form-data"' in body and 'type="file"' in body
+    assert attribute(body, "#restore-form", "enctype") == "multipart/form-data"
+    assert select(body, '#restore-form input[type="file"][name="file"]')
 
 
 @pytest.mark.parametrize("name", ['=HYPERLINK("http://evil.example","x")', "+1+1", "-2+3", "-inf", "@SUM(A1)"])
 def test_a_name_a_spreadsheet_would_run_as_a_formula_is_written_as_text(known, name):
     app, client, crew_url = known
-    players_page = client.get(crew_url + "players").get_data(as_text=True)
-    player_url = re.search(r'href="([^"]*/players/\d+)"', players_page).group(1)
+    player_url = next(href for href in links(client.get(crew_url + "players")) if re.search(r"/players/\d+$", href))
     assert client.post(player_url + "/rename", data={"name": name}).status_code in (200, 303)
     rows = csv_of(client.get(crew_url + "games/1/export.csv"))
     cells = [cell for row in rows for cell in row]

@@ -6,7 +6,6 @@ cached score per hand, corrections as replaced revisions, undone rounds kept as 
 """
 import hashlib
 import json
-import re
 import sqlite3
 from contextlib import closing
 from pathlib import Path
@@ -16,6 +15,7 @@ import pytest
 from app import create_app
 from store import connect
 from store.migrations import migrations
+from support.html_text import field_value, select, texts
 from support.rounds import BIG_COUNTS, BIG_TARGETS
 
 STAMP = "2024-03-01T19:30:00+00:00"
@@ -174,14 +174,12 @@ def upgraded(old_database):
 
 
 def totals_on(board):
-    cards = re.search(r'<ol class="totals">(.*?)</ol>', board, re.S).group(1)
-    return re.findall(r'<span class="total">([^<]+)</span>', cards)
+    return texts(board, "ol.totals .total")
 
 
 def round_cells(board):
     """The scoreboard's rounds table: each row's four scores, as shown."""
-    rows = re.findall(r"<tr>(.*?)</tr>", re.search(r'<table class="rounds">(.*?)</table>', board, re.S).group(1), re.S)
-    return [re.findall(r'#hand-\d">([^<]+)</a>', row) for row in rows if "#hand-" in row]
+    return [texts(row, "td > a") for row in select(board, "table.rounds tbody tr")]
 
 
 def shown(points):
@@ -271,7 +269,7 @@ def test_the_undone_round_and_the_open_round_carry_on(upgraded):
     targets = ["9C", "2S", "3S", "5S"]
     for seat, target in enumerate(targets):
         assert client.post(url + f"/hands/{seat}/target", data={"target": target}).status_code == 200
-    version = re.search(r'name="version" value="(\d+)"', client.get(url).get_data(as_text=True)).group(1)
+    version = field_value(client.get(url), "version")
     assert client.post(url + "/save", data={"version": version}).status_code == 303
     board = client.get(f"/c/{old['crew']}/games/{second}").get_data(as_text=True)
     first_round = old["scores"][second][0]

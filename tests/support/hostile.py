@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from app import create_app
 from store.crews import token_hash
+from support.html_text import field_value
 from support.rounds import BIG_COUNTS, BIG_TARGETS, exact_round
 from views.static_files import HTMX_VERSION
 
@@ -97,7 +98,7 @@ def _enter_round(client, game_url, targets, counts, save=True):
         for rank, n in pile.items():
             _post_ok(client, url + f"/hands/{seat}/counts/{rank}", {"count": n})
     if save:
-        version = re.search(r'name="version" value="(\d+)"', client.get(url).get_data(as_text=True)).group(1)
+        version = field_value(client.get(url), "version")
         _post_ok(client, url + "/save", {"version": version}, expect=(303,))
     return url
 
@@ -111,7 +112,7 @@ def _crew_with_game(client, crew_name, names):
     _post_ok(client, first + "/agree")
     second = _post_ok(client, game_url + "/rounds").headers["Location"]
     exact_round(client, second)
-    version = re.search(r'name="version" value="(\d+)"', client.get(second).get_data(as_text=True)).group(1)
+    version = field_value(client.get(second), "version")
     _post_ok(client, second + "/save", {"version": version}, expect=(303,))
     # Round 3 stays open, part entered: rounds 1 (quick) and 2 (exact) are saved.
     _enter_round(client, game_url, ["7H", "8H", "9H", "JH"], [{"A": 2}, {}, {}, {}], save=False)

@@ -1,5 +1,7 @@
 """Read what a page shows by parsing it (lxml), never with regexes over template whitespace: the
 text of elements found by a CSS selector, whitespace collapsed, their attributes and markup."""
+import json
+
 import lxml.html
 from lxml import etree
 
@@ -65,6 +67,11 @@ def links(html):
 def linked_text(html):
     """Every link as (its text, whitespace collapsed; where it goes), in page order."""
     return [(_collapsed(element), element.get("href")) for element in select(html, "a[href]")]
+
+
+def csrf_token(html):
+    """The CSRF token a page hands its htmx requests (the body's hx-headers)."""
+    return json.loads(attribute(html, "body", "hx-headers"))["X-CSRFToken"]
 
 
 def poll_url(html):
