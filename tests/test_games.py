@@ -1,7 +1,7 @@
 """New games, the scoreboard, rematch, and games kept apart between crews."""
 import pytest
 
-from support.html_text import select, text_of, texts
+from support.html_text import links, select, text_of, texts
 from support.rounds import BIG_COUNTS, BIG_TARGETS
 from support.table import GAME_DEFAULTS
 
@@ -125,7 +125,7 @@ def test_crew_page_opens_finished_games_as_their_record(client, table):
     table.save_quick_round(BIG_TARGETS, BIG_COUNTS)
     game_id = table.game_url.rsplit("/", 1)[1]
     page = client.get(table.crew_url).get_data(as_text=True)
-    assert f'href="{table.crew_url}history/games/{game_id}"' in page
+    assert f"{table.crew_url}history/games/{game_id}" in links(page)
     assert "to 250 · finished" in page
 
 

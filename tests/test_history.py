@@ -7,7 +7,7 @@ import pytest
 
 from store import connect
 from support.apps import make_app
-from support.html_text import attribute, element_text, links, parse, select, text, text_of, texts
+from support.html_text import attribute, element_text, linked_text, links, parse, select, text, text_of, texts
 from support.known_history import player_ids
 
 # Start times (UTC) for the seven known games. The night rule: a game joins the night before it
@@ -292,8 +292,9 @@ def test_a_finished_game_cannot_be_abandoned(known):
 
 def test_history_links_from_the_crew_and_the_scoreboard(known):
     app, client, crew_url = known
-    assert 'href="' + crew_url.split("http://localhost")[-1] + 'history"' in text(client.get(crew_url))
-    assert "/history/games/1\">History" in text(client.get(crew_url + "games/1"))
+    assert crew_url.split("http://localhost")[-1] + "history" in links(client.get(crew_url))
+    assert ("History: this game’s chart, rounds and export", crew_url + "history/games/1") in \
+        linked_text(client.get(crew_url + "games/1"))
 
 
 # --- Another crew's things ---------------------------------------------------------------------------

@@ -4,7 +4,7 @@ import re
 import pytest
 
 from store import records as record_store
-from support.html_text import element_markup, element_text, links
+from support.html_text import element_text, links, select
 
 
 @pytest.fixture
@@ -36,14 +36,14 @@ def rounds_linked(markup, crew_url):
 def test_each_record_names_who_and_links_to_its_round(page, record, text, game_round):
     crew_url, body = page
     assert element_text(body, record).startswith(text)
-    assert rounds_linked(element_markup(body, record), crew_url) == [game_round]
+    assert rounds_linked(select(body, record)[0], crew_url) == [game_round]
 
 
 def test_the_four_of_the_target_hands_are_counted_and_listed(page):
     crew_url, body = page
     # Ann 3 (games 1, 3, 5), Ben 2 (games 1, 4), Dan, Cleo and Eve 1 each (games 1, 2, 2).
     assert element_text(body, "#record-fours") == "Four of the target (80) 8 hands"
-    listed = rounds_linked(element_markup(body, ".fours"), crew_url)
+    listed = rounds_linked(select(body, ".fours")[0], crew_url)
     assert listed == [("5", "1"), ("4", "1"), ("3", "1"), ("2", "3"), ("2", "1"),
                       ("1", "3"), ("1", "2"), ("1", "1")]
 

@@ -4,7 +4,7 @@ import io
 from PIL import Image
 
 import result_card
-from support.html_text import element_markup
+from support.html_text import element_text, links, select
 
 
 def test_a_finished_game_has_a_png_card_of_the_right_size(known):
@@ -47,8 +47,8 @@ def test_a_game_not_finished_has_no_card_yet(known):
 def test_share_result_is_offered_on_the_record_and_the_winner_screen(known):
     app, client, crew_url = known
     record = client.get(crew_url + "history/games/1").get_data(as_text=True)
-    share = element_markup(record, ".result-share")
-    assert f'href="{crew_url}games/1/card.png"' in share and "Share result" in share
+    assert f"{crew_url}games/1/card.png" in links(select(record, ".result-share")[0])
+    assert "Share result" in element_text(record, ".result-share")
     assert "result-card.js" in record
     winner = client.get(crew_url + "games/1").get_data(as_text=True)
     assert "Share result" in winner and "result-card.js" in winner

@@ -1,9 +1,8 @@
-"""Read what a page shows by parsing it (lxml), never with regexes over template whitespace: the
-text of elements found by a CSS selector, whitespace collapsed, their attributes and markup."""
+"""Read what a page shows by parsing it (lxml and CSS selectors), never with regexes over template
+whitespace: the text of elements, whitespace collapsed, their attributes, links and form fields."""
 import json
 
 import lxml.html
-from lxml import etree
 
 
 def text(response):
@@ -40,17 +39,6 @@ def element_text(html, css):
     """The text of the first element matching the selector ("#x", ".x.y", "p.notice", ...), or None."""
     found = select(html, css)
     return _collapsed(found[0]) if found else None
-
-
-def element_markup(html, css):
-    """The markup inside the first element matching the selector (None when there is none)."""
-    found = select(html, css)
-    if not found:
-        return None
-    element = found[0]
-    inner = [element.text or ""]
-    inner += [etree.tostring(child, encoding="unicode", method="html") for child in element]
-    return "".join(inner)
 
 
 def attribute(html, css, name):
