@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from app import create_app
 from store.crews import token_hash
 from support.html_text import field_value
-from support.rounds import BIG_COUNTS, BIG_TARGETS, exact_round
+from support.rounds import BIG_COUNTS, BIG_TARGETS, exact_round, save_quick_round
 from views.static_files import HTMX_VERSION
 
 VICTIM_CREW = "Vexhollow crew"
@@ -108,7 +108,7 @@ def _crew_with_game(client, crew_name, names):
     data = {**{f"player_{s}": n for s, n in enumerate(names)}, **GAME_DEFAULTS}
     game_url = _post_ok(client, crew_url + "games", data).headers["Location"]
     _post_ok(client, game_url + "/seats/0")
-    first = _enter_round(client, game_url, BIG_TARGETS, BIG_COUNTS)
+    first = save_quick_round(client.application, game_url, BIG_TARGETS, BIG_COUNTS)
     _post_ok(client, first + "/agree")
     second = _post_ok(client, game_url + "/rounds").headers["Location"]
     exact_round(client, second)

@@ -21,7 +21,7 @@ Game 6  Ann Ben Cleo Dan   one round of nothing, then abandoned (out of the stat
 Game 7  Ann Ben Cleo Eve   one round, still being played (out of the stats)
 """
 from store import connect, stats
-from support.html_text import field_value
+from support.rounds import save_quick_round
 
 Z = ("QS", {})
 ZJ = ("JS", {})
@@ -73,8 +73,9 @@ def _posted(client, url, data=None, expect=200):
 
 
 def build_known_history(client):
-    """The games above, entered through HTTP as a table would (the browser tests use it too, so
-    it needs nothing from conftest); returns the crew's URL."""
+    """The games above: crews and games started through HTTP, rounds saved through the round
+    service as the round page's taps would save them (the browser tests use it too, so it needs
+    nothing from conftest); returns the crew's URL."""
     crew_url = _posted(client, "/crews", {"name": "Known crew"}, 303).headers["Location"]
     for names, rounds, after in KNOWN_GAMES:
         game = {f"player_{seat}": name for seat, name in enumerate(names)}
@@ -82,14 +83,8 @@ def build_known_history(client):
                     goal="other", goal_other="100")
         game_url = _posted(client, crew_url + "games", game, 303).headers["Location"]
         for seat, number, suit, hands in rounds:
-            url = _posted(client, game_url + "/rounds", expect=303).headers["Location"]
-            _posted(client, url + "/bid", {"bidder": seat, "number": number, "suit": suit})
-            for s, (target, counts) in enumerate(hands):
-                _posted(client, url + f"/hands/{s}/target", {"target": target})
-                for rank, n in counts.items():
-                    _posted(client, url + f"/hands/{s}/counts/{rank}", {"count": n})
-            version = field_value(client.get(url), "version")
-            _posted(client, url + "/save", {"version": version}, 303)
+            save_quick_round(client.application, game_url, [target for target, _ in hands],
+                             [counts for _, counts in hands], bid=(seat, number, suit))
         if after == "abandon":
             game_id = game_url.rsplit("/", 1)[1]
             _posted(client, f"{crew_url}history/games/{game_id}/abandon", expect=303)
