@@ -1,1 +1,2 @@
-"""Helpers shared by tests and benchmarks that talk to a real Orchard server over loopback."""
+"""What the tests share (the benchmarks too): cheap apps, rounds saved through the round service,
+pages read as parsed HTML, a table's steps over HTTP, and a real server over loopback."""
