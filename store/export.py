@@ -38,8 +38,7 @@ def csv_rows(crew_id, game_id=None):
             hands.target_bonus, hands.score,
             sum(hands.score) OVER (PARTITION BY games.id, hands.seat ORDER BY rounds.number)
                 AS running_total,
-            games.status = 'finished'
-                AND instr(',' || games.winner_seats || ',', ',' || hands.seat || ',') > 0 AS winner
+            games.status = 'finished' AND seats.won AS winner
         FROM games
         JOIN rounds ON rounds.game_id = games.id AND rounds.status = 'scored'
         JOIN hands ON hands.round_id = rounds.id
@@ -119,7 +118,7 @@ def export(crew_id, game_id=None):
     if game_id is not None:
         games = [game for game in games if game["id"] == game_id]
     ids = [game["id"] for game in games]
-    seats = _grouped(db, "SELECT seats.game_id, seats.seat, players.name FROM seats"
+    seats = _grouped(db, "SELECT seats.game_id, seats.seat, seats.won, players.name FROM seats"
                      " JOIN players ON players.id = seats.player_id WHERE seats.game_id IN ({ids})"
                      " ORDER BY seats.game_id, seats.seat", ids, "game_id")
     # A round being entered is left out until it is saved: its hands may be private to the
@@ -153,7 +152,7 @@ def export(crew_id, game_id=None):
                 "created": game["created"],
                 "finished": game["finished"],
                 "status": game["status"],
-                "winner_seats": [int(s) for s in (game["winner_seats"] or "").split(",") if s],
+                "winner_seats": [row["seat"] for row in seats.get(game["id"], []) if row["won"]],
                 "rules": {"goal": game["goal"], "tie_rule": game["tie_rule"], "min_bid": game["min_bid"],
                           "redeal_moves_deal": bool(game["redeal_moves_deal"])},
                 "first_dealer": game["first_dealer"],

@@ -1,6 +1,9 @@
 """Games, their seats, and the cached verdict on who won."""
+import json
+
 from . import get_db, now, write
 from .crews import player_ids_for_names
+from .results import refresh_game_results
 
 
 def create_game(crew_id, names, first_dealer, rules, rematch_of=None):
@@ -30,15 +33,13 @@ def game(crew_id, game_id):
     if not rows:
         return None
     found = rows[0]
-    found["names"] = [
-        row["name"]
-        for row in db.query(
-            "SELECT players.name FROM seats JOIN players ON players.id = seats.player_id"
-            " WHERE seats.game_id = ? ORDER BY seats.seat",
-            [game_id],
-        )
-    ]
-    found["winners"] = [int(s) for s in (found["winner_seats"] or "").split(",") if s]
+    seats = list(db.query(
+        "SELECT players.name, seats.seat, seats.won FROM seats JOIN players ON players.id = seats.player_id"
+        " WHERE seats.game_id = ? ORDER BY seats.seat",
+        [game_id],
+    ))
+    found["names"] = [row["name"] for row in seats]
+    found["winners"] = [row["seat"] for row in seats if row["won"]]
     return found
 
 
@@ -76,13 +77,14 @@ def games_version(crew_id):
 
 
 def set_result(db, game_id, over, winners):
-    """Cache the engine's verdict on the game (inside the caller's transaction)."""
+    """Cache the engine's verdict on the game, a flag on each winning seat, and the game's
+    results (inside the caller's transaction, the last step of a write that changes its rounds)."""
     db.execute(
-        "UPDATE games SET status = ?, winner_seats = ?, finished = ? WHERE id = ?",
-        [
-            "finished" if over else "playing",
-            ",".join(str(seat) for seat in winners) if over else None,
-            now() if over else None,
-            game_id,
-        ],
+        "UPDATE games SET status = ?, finished = ? WHERE id = ?",
+        ["finished" if over else "playing", now() if over else None, game_id],
     )
+    db.execute(
+        "UPDATE seats SET won = seat IN (SELECT value FROM json_each(?)) WHERE game_id = ?",
+        [json.dumps(list(winners) if over else []), game_id],
+    )
+    refresh_game_results(db, game_id)

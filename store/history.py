@@ -10,6 +10,7 @@ import datetime
 from dataclasses import dataclass
 
 from . import get_db, now, write
+from .results import refresh_game_results
 from .rounds import hand_from_row
 
 NIGHT_GAP = datetime.timedelta(hours=6)
@@ -98,7 +99,7 @@ class NightsPage:
 
 def _newest_first(db, crew_id):
     """The crew's games, newest first, read a chunk at a time as the caller goes on."""
-    query = ("SELECT id, created, goal, status, winner_seats FROM games WHERE crew_id = :crew {after}"
+    query = ("SELECT id, created, goal, status FROM games WHERE crew_id = :crew {after}"
              " ORDER BY created DESC, id DESC LIMIT :chunk")
     params = {"crew": crew_id, "chunk": CHUNK}
     after = ""
@@ -175,9 +176,8 @@ def is_night(crew_id, game_id):
 
 
 def _listed_game(row, seats, note):
-    winners = {int(seat) for seat in (row["winner_seats"] or "").split(",") if seat}
     for seat in seats:
-        seat["won"] = row["status"] == "finished" and seat["seat"] in winners
+        seat["won"] = row["status"] == "finished" and bool(seat["won"])
     return {
         "id": row["id"], "created": row["created"], "day": local_start(row["created"]).date(),
         "goal": row["goal"], "status": row["status"],
@@ -194,7 +194,7 @@ def _seats(db, game_ids):
     marks = ",".join("?" for _ in game_ids)
     rows = db.query(
         f"""
-        SELECT seats.game_id, seats.seat, seats.player_id, players.name,
+        SELECT seats.game_id, seats.seat, seats.player_id, seats.won, players.name,
             coalesce(results.total, 0) AS total, coalesce(results.rounds, 0) AS rounds, results.place
         FROM seats
         JOIN players ON players.id = seats.player_id
@@ -299,4 +299,6 @@ def _set_status(game_id, before, after):
             "UPDATE games SET status = ?, version = version + 1 WHERE id = ? AND status = ?",
             [after, game_id, before],
         ).rowcount
+        if changed:
+            refresh_game_results(db, game_id)
     return bool(changed)

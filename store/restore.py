@@ -16,6 +16,7 @@ from .crews import token_hash
 from .stats import bonus_of
 
 from .export import FORMAT, VERSION
+from .results import INSERT as RESULTS_INSERT, seat_rows
 
 ROUND_STATUSES = ("entering", "scored", "replaced", "deleted", "discarded")
 GAME_STATUSES = ("playing", "finished", "abandoned")
@@ -84,7 +85,6 @@ def _remove_marked(db, marker):
                 return
             games = json.dumps(ids)
             rounds = "SELECT id FROM rounds WHERE game_id IN (SELECT value FROM json_each(?))"
-            # Hands and seats go first, so the rounds' triggers find nothing left to add up.
             for table in ("signoffs", "round_changes", "hands"):
                 db.execute(f"DELETE FROM {table} WHERE round_id IN ({rounds})", [games])
             for table in ("seat_results", "notes", "seats", "seat_claims", "rounds"):
@@ -114,25 +114,26 @@ def _insert(db, crew, players, games, marker):
 
 
 def _insert_games(conn, crew_id, games, player_ids, game_ids):
-    """A few games in one transaction, in bulk (plain sqlite3, one statement per table). Each game
-    goes in as 'restoring', which the seat_results triggers leave alone, and takes its status
-    last, so its results are worked out once, not once per round."""
+    """A few games in one transaction, in bulk (plain sqlite3, one statement per table), each
+    with its `seat_results` rows worked out once from the file's checked rounds."""
     next_round = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM rounds").fetchone()[0]
-    seats, notes, rounds, statuses, hands, changes, signoffs = [], [], [], [], [], [], []
+    seats, notes, rounds, hands, changes, signoffs, results = [], [], [], [], [], [], []
     stamp = now()
     for game in games:
         rules = game["rules"]
         game_id = game_ids[game["number"]] = conn.execute(
             "INSERT INTO games (crew_id, created, finished, goal, tie_rule, min_bid, redeal_moves_deal,"
-            " first_dealer, status, winner_seats, rematch_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " first_dealer, status, rematch_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [crew_id, game["created"], game["finished"], rules["goal"], rules["tie_rule"], rules["min_bid"],
-             int(rules["redeal_moves_deal"]), game["first_dealer"], "restoring",
-             ",".join(map(str, game["winner_seats"])) or None, game_ids.get(game["rematch_of"])],
+             int(rules["redeal_moves_deal"]), game["first_dealer"], game["status"],
+             game_ids.get(game["rematch_of"])],
         ).lastrowid
-        statuses.append((game["status"], game_id))
-        seats += [(game_id, seat, player_ids[name.casefold()]) for seat, name in enumerate(game["seats"])]
+        seated = {seat: (player_ids[name.casefold()], seat in game["winner_seats"])
+                  for seat, name in enumerate(game["seats"])}
+        seats += [(game_id, seat, player_id, int(won)) for seat, (player_id, won) in seated.items()]
         notes += [(crew_id, kind, game_id, game[key], stamp)
                   for key, kind in (("note", "game"), ("night_note", "night")) if game.get(key)]
+        saved = []
         for entry in game["rounds"]:
             round_id, next_round = next_round, next_round + 1
             bid = entry["bid"] or {}
@@ -146,6 +147,10 @@ def _insert_games(conn, crew_id, games, player_ids, game_ids):
             changes += [(round_id, change["at"], change["action"], change["detail"], change["by"])
                         for change in entry["changes"]]
             signoffs += [(round_id, mark["seat"], mark["device"], mark["at"]) for mark in entry["signoffs"]]
+            if entry["status"] == "scored":
+                saved.append((bid.get("seat"), bid.get("suit"),
+                              {hand["seat"]: (hand["score"], hand["target_bonus"]) for hand in entry["hands"]}))
+        results += seat_rows(game_id, game["created"], game["status"], seated, saved)
     conn.executemany(
         "INSERT INTO rounds (id, game_id, number, revision, status, mode, dealer, redeals, bid_seat,"
         " bid_number, bid_suit, version, created, updated)"
@@ -153,11 +158,11 @@ def _insert_games(conn, crew_id, games, player_ids, game_ids):
     conn.executemany(
         "INSERT INTO hands (round_id, seat, mode, target, won, counts, score, target_bonus, entered_by, done)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", hands)
-    conn.executemany("INSERT INTO seats (game_id, seat, player_id) VALUES (?, ?, ?)", seats)
+    conn.executemany("INSERT INTO seats (game_id, seat, player_id, won) VALUES (?, ?, ?, ?)", seats)
     conn.executemany("INSERT INTO notes (crew_id, kind, game_id, text, updated) VALUES (?, ?, ?, ?, ?)", notes)
     conn.executemany("INSERT INTO round_changes (round_id, at, action, detail, by) VALUES (?, ?, ?, ?, ?)", changes)
     conn.executemany("INSERT INTO signoffs (round_id, seat, device, at) VALUES (?, ?, ?, ?)", signoffs)
-    conn.executemany("UPDATE games SET status = ? WHERE id = ?", statuses)
+    conn.executemany(RESULTS_INSERT, results)
 
 
 def _checked(data):

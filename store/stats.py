@@ -8,6 +8,7 @@ import sqlite3
 from scoring import entered_hand, score_hand
 
 from . import get_db, write
+from .results import refresh_results
 
 SUITS = (("S", "bids_spades"), ("C", "bids_clubs"), ("H", "bids_hearts"), ("D", "bids_diamonds"))
 FORM_GAMES = 10
@@ -255,8 +256,8 @@ def merge(crew_id, keep_id, other_id):
         )
         if owned[0]["n"] != 2:
             raise LookupError("both players must belong to the crew")
-        moved = db.execute(
-            "UPDATE seats SET player_id = ? WHERE player_id = ?", [keep_id, other_id]
-        ).rowcount
+        games = [row[0] for row in db.execute("SELECT game_id FROM seats WHERE player_id = ?", [other_id])]
+        db.execute("UPDATE seats SET player_id = ? WHERE player_id = ?", [keep_id, other_id])
+        refresh_results(db, games)
         db.execute("DELETE FROM players WHERE id = ? AND crew_id = ?", [other_id, crew_id])
-    return moved
+    return len(games)
