@@ -3,6 +3,7 @@ import contextlib
 import datetime
 import os
 import sqlite3
+import threading
 
 import sqlite_utils
 from flask import current_app, g
@@ -10,6 +11,10 @@ from flask import current_app, g
 from .migrations import migrations
 
 BUSY_TIMEOUT_SECONDS = 10
+# This process's writers queue here for their turn, and are woken the moment the writer before
+# them commits; SQLite's own busy wait (for writers in other processes) polls, sleeping longer
+# the longer it waits, so a writer that commits often (a restore) could keep it waiting.
+_WRITER = threading.Lock()
 
 
 def connect(path):
@@ -60,14 +65,15 @@ def close_db(exc=None):
 def write(db=None):
     """A write transaction that takes the write lock up front, so concurrent saves queue."""
     db = db or get_db()
-    db.execute("BEGIN IMMEDIATE")
-    try:
-        yield db
-    except BaseException:
-        db.rollback()
-        raise
-    else:
-        db.commit()
+    with _WRITER:
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            yield db
+        except BaseException:
+            db.rollback()
+            raise
+        else:
+            db.commit()
 
 
 def now():
