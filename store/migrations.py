@@ -148,62 +148,68 @@ def m0003_live_tables_and_seats(db):
     )
 
 
-# One row per player per game with scored rounds: what `seat_results` holds, worked out again
-# for a whole game whenever anything it is made of changes (see the triggers below).
-_SEAT_RESULTS_INSERT = """
-INSERT INTO seat_results (game_id, seat, player_id, created, status, won, total, rounds,
-    best_round, worst_round, target_triples, target_fours, bids_won, bids_diamonds, bids_hearts,
-    bids_clubs, bids_spades, place)
-SELECT sums.game_id, sums.seat, seats.player_id, games.created, games.status,
-    games.status = 'finished'
-        AND instr(',' || games.winner_seats || ',', ',' || sums.seat || ',') > 0,
-    total, rounds, best_round, worst_round, target_triples, target_fours,
-    bids_won, bids_diamonds, bids_hearts, bids_clubs, bids_spades,
-    rank() OVER (PARTITION BY sums.game_id ORDER BY total DESC)
-FROM (
-    SELECT rounds.game_id, hands.seat,
-        coalesce(sum(hands.score), 0) AS total,
-        count(*) AS rounds,
-        max(hands.score) AS best_round,
-        min(hands.score) AS worst_round,
-        coalesce(sum(hands.target_bonus = 3), 0) AS target_triples,
-        coalesce(sum(hands.target_bonus = 4), 0) AS target_fours,
-        coalesce(sum(rounds.bid_seat = hands.seat), 0) AS bids_won,
-        coalesce(sum(rounds.bid_seat = hands.seat AND rounds.bid_suit = 'D'), 0) AS bids_diamonds,
-        coalesce(sum(rounds.bid_seat = hands.seat AND rounds.bid_suit = 'H'), 0) AS bids_hearts,
-        coalesce(sum(rounds.bid_seat = hands.seat AND rounds.bid_suit = 'C'), 0) AS bids_clubs,
-        coalesce(sum(rounds.bid_seat = hands.seat AND rounds.bid_suit = 'S'), 0) AS bids_spades
-    FROM rounds JOIN hands ON hands.round_id = rounds.id
-    WHERE {where} AND rounds.status = 'scored'
-    GROUP BY rounds.game_id, hands.seat
-) AS sums
-JOIN seats ON seats.game_id = sums.game_id AND seats.seat = sums.seat
-JOIN games ON games.id = sums.game_id
-"""
-
-_ROUND_GAME = "(SELECT game_id FROM rounds WHERE id = NEW.round_id)"
-_ROUND_SCORED = "(SELECT status FROM rounds WHERE id = NEW.round_id) = 'scored'"
-_SEAT_RESULTS_TRIGGERS = {
-    # name: (event, condition, the game whose results are worked out again)
-    "seat_results_round_added": ("AFTER INSERT ON rounds", "NEW.status = 'scored'", "NEW.game_id"),
-    "seat_results_round_changed": (
-        "AFTER UPDATE OF status, bid_seat, bid_suit ON rounds",
-        "OLD.status = 'scored' OR NEW.status = 'scored'", "NEW.game_id"),
-    "seat_results_round_removed": ("AFTER DELETE ON rounds", "OLD.status = 'scored'", "OLD.game_id"),
-    "seat_results_hand_added": ("AFTER INSERT ON hands", _ROUND_SCORED, _ROUND_GAME),
-    "seat_results_hand_scored": ("AFTER UPDATE OF score, target_bonus ON hands", _ROUND_SCORED, _ROUND_GAME),
-    "seat_results_seat_changed": ("AFTER UPDATE OF player_id ON seats", "1", "NEW.game_id"),
-    "seat_results_game_changed": (
-        "AFTER UPDATE OF status, winner_seats, created ON games", "1", "NEW.id"),
-}
-
-
 @migrations()
 def m0004_history(db):
     """Game-night history: notes, each hand's target bonus, and `seat_results`, one row per
     player per game (kept by triggers in the same transaction as every change to the rounds),
     so that stats are SQL over one indexed row per game instead of every round."""
-    from store.stats import target_bonus
+    def target_bonus(mode, hand):
+        """3 or 4 when a scored hand made three or four of its target's rank (the target
+        included), else 0: the engine's 40 and 80 point groups, as it scored them then."""
+        rank = hand["target"][:-1]
+        if mode == "exact":
+            count = 1 + sum(1 for code in hand["won"] if code[:-1] == rank)
+        else:
+            count = 1 + hand["counts"].get(rank, 0)
+        return count if count in (3, 4) else 0
+
+    # One row per player per game with scored rounds: what `seat_results` holds, worked out again
+    # for a whole game whenever anything it is made of changes (see the triggers below).
+    seat_results_insert = """
+    INSERT INTO seat_results (game_id, seat, player_id, created, status, won, total, rounds,
+        best_round, worst_round, target_triples, target_fours, bids_won, bids_diamonds, bids_hearts,
+        bids_clubs, bids_spades, place)
+    SELECT sums.game_id, sums.seat, seats.player_id, games.created, games.status,
+        games.status = 'finished'
+            AND instr(',' || games.winner_seats || ',', ',' || sums.seat || ',') > 0,
+        total, rounds, best_round, worst_round, target_triples, target_fours,
+        bids_won, bids_diamonds, bids_hearts, bids_clubs, bids_spades,
+        rank() OVER (PARTITION BY sums.game_id ORDER BY total DESC)
+    FROM (
+        SELECT rounds.game_id, hands.seat,
+            coalesce(sum(hands.score), 0) AS total,
+            count(*) AS rounds,
+            max(hands.score) AS best_round,
+            min(hands.score) AS worst_round,
+            coalesce(sum(hands.target_bonus = 3), 0) AS target_triples,
+            coalesce(sum(hands.target_bonus = 4), 0) AS target_fours,
+            coalesce(sum(rounds.bid_seat = hands.seat), 0) AS bids_won,
+            coalesce(sum(rounds.bid_seat = hands.seat AND rounds.bid_suit = 'D'), 0) AS bids_diamonds,
+            coalesce(sum(rounds.bid_seat = hands.seat AND rounds.bid_suit = 'H'), 0) AS bids_hearts,
+            coalesce(sum(rounds.bid_seat = hands.seat AND rounds.bid_suit = 'C'), 0) AS bids_clubs,
+            coalesce(sum(rounds.bid_seat = hands.seat AND rounds.bid_suit = 'S'), 0) AS bids_spades
+        FROM rounds JOIN hands ON hands.round_id = rounds.id
+        WHERE {where} AND rounds.status = 'scored'
+        GROUP BY rounds.game_id, hands.seat
+    ) AS sums
+    JOIN seats ON seats.game_id = sums.game_id AND seats.seat = sums.seat
+    JOIN games ON games.id = sums.game_id
+    """
+    round_game = "(SELECT game_id FROM rounds WHERE id = NEW.round_id)"
+    round_scored = "(SELECT status FROM rounds WHERE id = NEW.round_id) = 'scored'"
+    seat_results_triggers = {
+        # name: (event, condition, the game whose results are worked out again)
+        "seat_results_round_added": ("AFTER INSERT ON rounds", "NEW.status = 'scored'", "NEW.game_id"),
+        "seat_results_round_changed": (
+            "AFTER UPDATE OF status, bid_seat, bid_suit ON rounds",
+            "OLD.status = 'scored' OR NEW.status = 'scored'", "NEW.game_id"),
+        "seat_results_round_removed": ("AFTER DELETE ON rounds", "OLD.status = 'scored'", "OLD.game_id"),
+        "seat_results_hand_added": ("AFTER INSERT ON hands", round_scored, round_game),
+        "seat_results_hand_scored": ("AFTER UPDATE OF score, target_bonus ON hands", round_scored, round_game),
+        "seat_results_seat_changed": ("AFTER UPDATE OF player_id ON seats", "1", "NEW.game_id"),
+        "seat_results_game_changed": (
+            "AFTER UPDATE OF status, winner_seats, created ON games", "1", "NEW.id"),
+    }
 
     # 3 or 4 when the hand made three or four of its target's rank (40 or 80 points), else 0.
     db["hands"].add_column("target_bonus", int)
@@ -247,13 +253,13 @@ def m0004_history(db):
         index_name="idx_seat_results_player")
     db["seat_results"].create_index(
         ["game_id", "player_id", "total", "won", "place"], index_name="idx_seat_results_game")
-    for name, (event, condition, game) in _SEAT_RESULTS_TRIGGERS.items():
+    for name, (event, condition, game) in seat_results_triggers.items():
         db.execute(
             f"CREATE TRIGGER {name} {event} WHEN {condition} BEGIN"
             f" DELETE FROM seat_results WHERE game_id = {game};"
-            f" {_SEAT_RESULTS_INSERT.format(where=f'rounds.game_id = {game}')}; END"
+            f" {seat_results_insert.format(where=f'rounds.game_id = {game}')}; END"
         )
-    db.execute(_SEAT_RESULTS_INSERT.format(where="1"))
+    db.execute(seat_results_insert.format(where="1"))
     db["seats"].create_index(["player_id", "game_id", "seat"], index_name="idx_seats_player_game")
 
 
@@ -285,16 +291,17 @@ def m0007_restoring_games(db):
     """A game a restore is still writing has status 'restoring': the triggers that keep
     `seat_results` leave it alone while its rounds and hands go in, and its results are worked
     out once, when it takes its real status (`seat_results_game_changed`)."""
-    for name in ("seat_results_round_added", "seat_results_round_changed", "seat_results_hand_added",
-                 "seat_results_hand_scored"):
-        event, condition, game = _SEAT_RESULTS_TRIGGERS[name]
+    # Each trigger as m0004 made it, with one more condition: "CREATE TRIGGER name event WHEN
+    # condition BEGIN body END" becomes "... WHEN (condition) AND <not restoring> BEGIN body END".
+    round_game = "(SELECT game_id FROM rounds WHERE id = NEW.round_id)"
+    for name, game in (("seat_results_round_added", "NEW.game_id"), ("seat_results_round_changed", "NEW.game_id"),
+                       ("seat_results_hand_added", round_game), ("seat_results_hand_scored", round_game)):
+        (sql,) = db.execute("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?", [name]).fetchone()
+        head, body = sql.split(" BEGIN ", 1)
+        head, condition = head.split(" WHEN ", 1)
         db.execute(f"DROP TRIGGER {name}")
-        db.execute(
-            f"CREATE TRIGGER {name} {event} WHEN ({condition})"
-            f" AND (SELECT status FROM games WHERE id = {game}) IS NOT 'restoring' BEGIN"
-            f" DELETE FROM seat_results WHERE game_id = {game};"
-            f" {_SEAT_RESULTS_INSERT.format(where=f'rounds.game_id = {game}')}; END"
-        )
+        db.execute(f"{head} WHEN ({condition})"
+                   f" AND (SELECT status FROM games WHERE id = {game}) IS NOT 'restoring' BEGIN {body}")
 
 
 @migrations()

@@ -582,20 +582,9 @@ def _first_gap(numbers):
 
 
 def _check_round(entry, seats, where, engine):
-    _record(entry, where, {
-        "revision": lambda v: _whole(v, 1, ROUNDS_MAX), "dealer": _seat,
-        "status": lambda v: isinstance(v, str) and v in ROUND_STATUSES,
-        "mode": lambda v: isinstance(v, str) and v in MODES,
-        "redeals": lambda v: _whole(v, 0, ROUNDS_MAX), "bid": lambda v: v is None or isinstance(v, dict),
-        "created": _maybe_stamp, "updated": _maybe_stamp,
-        "hands": lambda v: isinstance(v, list) and len(v) == PLAYERS,
-        "changes": lambda v: isinstance(v, list), "signoffs": lambda v: isinstance(v, list),
-    })
+    _record(entry, where, _ROUND)
     if entry["bid"] is not None:
-        _record(entry["bid"], f"{where}: the bid", {
-            "seat": _seat, "number": lambda v: _whole(v, 1, MAX_BID),
-            "suit": lambda v: isinstance(v, str) and v in SUIT_NAMES,
-        })
+        _record(entry["bid"], f"{where}: the bid", _BID)
     for hand in entry["hands"]:
         # Files from before a hand had its own mode carry it once, on the round.
         if isinstance(hand, dict):
@@ -624,6 +613,17 @@ def _check_round(entry, seats, where, engine):
 
 
 SAVED_ONCE = ("scored", "replaced", "deleted")
+_ROUND = {
+    "revision": lambda v: _whole(v, 1, ROUNDS_MAX), "dealer": _seat,
+    "status": lambda v: isinstance(v, str) and v in ROUND_STATUSES,
+    "mode": lambda v: isinstance(v, str) and v in MODES,
+    "redeals": lambda v: _whole(v, 0, ROUNDS_MAX), "bid": lambda v: v is None or isinstance(v, dict),
+    "created": _maybe_stamp, "updated": _maybe_stamp,
+    "hands": lambda v: isinstance(v, list) and len(v) == PLAYERS,
+    "changes": lambda v: isinstance(v, list), "signoffs": lambda v: isinstance(v, list),
+}
+_BID = {"seat": _seat, "number": lambda v: _whole(v, 1, MAX_BID),
+        "suit": lambda v: isinstance(v, str) and v in SUIT_NAMES}
 _HAND = {"seat": _seat, "target": _card, "entered_by": _maybe_text, "done": _maybe_stamp,
          "mode": lambda v: isinstance(v, str) and v in MODES, "won": _cards, "counts": _counts}
 _CHANGE = {"at": _stamp, "action": _text, "detail": _maybe_text, "by": _maybe_text}
