@@ -1,8 +1,7 @@
 """Games, their seats, and the cached verdict on who won."""
-import json
-
 from . import get_db, now, write
 from .crews import player_ids_for_names
+from .lists import AMONG, listed
 from .results import refresh_game_results
 
 
@@ -84,7 +83,7 @@ def set_result(db, game_id, over, winners):
         ["finished" if over else "playing", now() if over else None, game_id],
     )
     db.execute(
-        "UPDATE seats SET won = seat IN (SELECT value FROM json_each(?)) WHERE game_id = ?",
-        [json.dumps(list(winners) if over else []), game_id],
+        f"UPDATE seats SET won = seat {AMONG} WHERE game_id = ?",
+        [listed(winners if over else []), game_id],
     )
     refresh_game_results(db, game_id)

@@ -10,7 +10,9 @@ import datetime
 from dataclasses import dataclass
 
 from . import get_db, now, write
+from .lists import AMONG, listed
 from .results import refresh_game_results
+from .seats import bump
 from .rounds import hand_from_row
 
 NIGHT_GAP = datetime.timedelta(hours=6)
@@ -191,7 +193,6 @@ def _seats(db, game_ids):
     """game id -> its four seats with player and cached total, in seat order."""
     if not game_ids:
         return {}
-    marks = ",".join("?" for _ in game_ids)
     rows = db.query(
         f"""
         SELECT seats.game_id, seats.seat, seats.player_id, seats.won, players.name,
@@ -200,10 +201,10 @@ def _seats(db, game_ids):
         JOIN players ON players.id = seats.player_id
         LEFT JOIN seat_results AS results
             ON results.game_id = seats.game_id AND results.seat = seats.seat
-        WHERE seats.game_id IN ({marks})
+        WHERE seats.game_id {AMONG}
         ORDER BY seats.game_id, seats.seat
         """,
-        game_ids,
+        [listed(game_ids)],
     )
     found = {}
     for row in rows:
@@ -216,10 +217,9 @@ def _notes(db, crew_id, game_ids, night_ids):
     ids = sorted(set(game_ids) | set(night_ids))
     if not ids:
         return {}
-    marks = ",".join("?" for _ in ids)
     rows = db.query(
-        f"SELECT kind, game_id, text FROM notes WHERE crew_id = ? AND game_id IN ({marks})",
-        [crew_id, *ids],
+        f"SELECT kind, game_id, text FROM notes WHERE crew_id = ? AND game_id {AMONG}",
+        [crew_id, listed(ids)],
     )
     return {(row["kind"], row["game_id"]): row["text"] for row in rows}
 
@@ -296,9 +296,9 @@ def resume(game_id):
 def _set_status(game_id, before, after):
     with write() as db:
         changed = db.execute(
-            "UPDATE games SET status = ?, version = version + 1 WHERE id = ? AND status = ?",
-            [after, game_id, before],
+            "UPDATE games SET status = ? WHERE id = ? AND status = ?", [after, game_id, before],
         ).rowcount
         if changed:
+            bump(db, game_id)
             refresh_game_results(db, game_id)
     return bool(changed)

@@ -24,6 +24,7 @@ from .crews import token_hash
 from .stats import bonus_of
 
 from .export import FORMAT, VERSION
+from .lists import AMONG, listed
 from .results import COLUMNS, seat_rows
 
 ROUND_STATUSES = ("entering", "scored", "replaced", "deleted", "discarded")
@@ -373,13 +374,13 @@ def _remove_marked(db, marker):
                 for table in ("notes", "players", "crews"):
                     db.execute(f"DELETE FROM {table} WHERE {'id' if table == 'crews' else 'crew_id'} = ?", [crew_id])
                 return
-            games = json.dumps(ids)
-            rounds = "SELECT id FROM rounds WHERE game_id IN (SELECT value FROM json_each(?))"
+            games = listed(ids)
+            rounds = f"SELECT id FROM rounds WHERE game_id {AMONG}"
             for table in ("signoffs", "round_changes", "hands"):
                 db.execute(f"DELETE FROM {table} WHERE round_id IN ({rounds})", [games])
             for table in ("seat_results", "notes", "seats", "seat_claims", "rounds"):
-                db.execute(f"DELETE FROM {table} WHERE game_id IN (SELECT value FROM json_each(?))", [games])
-            db.execute("DELETE FROM games WHERE id IN (SELECT value FROM json_each(?))", [games])
+                db.execute(f"DELETE FROM {table} WHERE game_id {AMONG}", [games])
+            db.execute(f"DELETE FROM games WHERE id {AMONG}", [games])
 
 
 def _checked(data):

@@ -7,7 +7,7 @@ brought back, a game's verdict, an abandon or a resume, two players merged, a re
 trigger keeps it: a save reads the game once and, when its results changed, replaces its rows.
 A change to a finished game's results also marks the crew's ratings stale (store/ratings.py).
 """
-import json
+from .lists import AMONG, listed
 
 COLUMNS = ("game_id", "seat", "player_id", "created", "status", "won", "total", "rounds",
            "best_round", "worst_round", "target_triples", "target_fours", "bids_won",
@@ -61,8 +61,7 @@ def refresh_results(db, game_ids):
     """Work out these games' `seat_results` again, reading each table once for all of them;
     rows are replaced only for games whose results changed."""
     conn = getattr(db, "conn", db)
-    ids = json.dumps(sorted(set(game_ids)))
-    among = "IN (SELECT value FROM json_each(?))"
+    ids, among = listed(sorted(set(game_ids))), AMONG
     games = conn.execute(f"SELECT id, crew_id, created, status FROM games WHERE id {among}", [ids]).fetchall()
     seats, rounds, stored = {}, {}, {}
     for game_id, seat, player_id, won in conn.execute(

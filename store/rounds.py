@@ -4,6 +4,7 @@ import json
 from scoring import PLAYERS, check_entry, entered_hand, format_points, parse_card, score_hand
 
 from . import get_db, now
+from .seats import bump
 
 OPEN = "entering"
 SCORED = "scored"
@@ -241,13 +242,10 @@ def lock_open(db, round_id, version=None):
 
 def touch(db, round_id):
     """Mark the round, and so its game, changed: phones following the game fetch it again."""
-    db.execute(
-        "UPDATE rounds SET version = version + 1, updated = ? WHERE id = ?", [now(), round_id]
-    )
-    db.execute(
-        "UPDATE games SET version = version + 1 WHERE id = (SELECT game_id FROM rounds WHERE id = ?)",
-        [round_id],
-    )
+    [(game_id,)] = db.execute(
+        "UPDATE rounds SET version = version + 1, updated = ? WHERE id = ? RETURNING game_id", [now(), round_id]
+    ).fetchall()
+    bump(db, game_id)
 
 
 def set_bid(db, round_id, seat, number, suit):

@@ -2,6 +2,7 @@
 import datetime
 
 from . import get_db, now, write
+from .lists import AMONG, listed
 
 # A phone that has not been heard from for this long no longer keeps its seat from others.
 IDLE_AFTER = datetime.timedelta(minutes=30)
@@ -76,9 +77,8 @@ def signoffs(round_ids, db=None):
     """round id -> set of seats that agreed to their score in that round."""
     if not round_ids:
         return {}
-    marks = ",".join("?" for _ in round_ids)
     rows = (db or get_db()).query(
-        f"SELECT round_id, seat FROM signoffs WHERE round_id IN ({marks})", list(round_ids)
+        f"SELECT round_id, seat FROM signoffs WHERE round_id {AMONG}", [listed(round_ids)]
     )
     agreed = {}
     for row in rows:

@@ -8,6 +8,7 @@ import sqlite3
 from scoring import entered_hand, score_hand
 
 from . import get_db, write
+from .lists import AMONG, listed
 from .results import refresh_results
 
 SUITS = (("S", "bids_spades"), ("C", "bids_clubs"), ("H", "bids_hearts"), ("D", "bids_diamonds"))
@@ -138,8 +139,7 @@ def game_dates(game_ids):
     """game id -> when it started, for the given games."""
     if not game_ids:
         return {}
-    marks = ",".join("?" for _ in game_ids)
-    rows = get_db().query(f"SELECT id, created FROM games WHERE id IN ({marks})", list(game_ids))
+    rows = get_db().query(f"SELECT id, created FROM games WHERE id {AMONG}", [listed(game_ids)])
     return {row["id"]: row["created"] for row in rows}
 
 
