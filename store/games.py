@@ -1,4 +1,5 @@
-"""Games, their seats, and the cached verdict on who won."""
+"""Games: started with their seats, the engine's cached verdict on who won, the live version
+phones follow, abandoned and taken up again."""
 from . import get_db, now, write
 from .crews import player_ids_for_names
 from .lists import AMONG, listed
@@ -87,3 +88,38 @@ def set_result(db, game_id, over, winners):
         [listed(winners if over else []), game_id],
     )
     refresh_game_results(db, game_id)
+
+
+# --- The live version -----------------------------------------------------------------------
+
+def game_version(game_id, db=None):
+    rows = list((db or get_db()).query("SELECT version FROM games WHERE id = ?", [game_id]))
+    return rows[0]["version"] if rows else None
+
+
+def bump(db, game_id):
+    """Mark the game changed, so every phone following it fetches the new state."""
+    db.execute("UPDATE games SET version = version + 1 WHERE id = ?", [game_id])
+
+
+# --- Abandon and resume ----------------------------------------------------------------------
+
+def abandon(game_id):
+    """Mark a game still being played as abandoned; returns whether it was."""
+    return _set_status(game_id, "playing", "abandoned")
+
+
+def resume(game_id):
+    """Put an abandoned game back in play; returns whether it was abandoned."""
+    return _set_status(game_id, "abandoned", "playing")
+
+
+def _set_status(game_id, before, after):
+    with write() as db:
+        changed = db.execute(
+            "UPDATE games SET status = ? WHERE id = ? AND status = ?", [after, game_id, before],
+        ).rowcount
+        if changed:
+            bump(db, game_id)
+            refresh_game_results(db, game_id)
+    return bool(changed)

@@ -11,8 +11,6 @@ from dataclasses import dataclass
 
 from . import get_db, now, write
 from .lists import AMONG, listed
-from .results import refresh_game_results
-from .seats import bump
 from .rounds import hand_from_row
 
 NIGHT_GAP = datetime.timedelta(hours=6)
@@ -279,26 +277,3 @@ def set_note(crew_id, kind, game_id, text):
             " ON CONFLICT (kind, game_id) DO UPDATE SET text = excluded.text, updated = excluded.updated",
             [crew_id, kind, game_id, text, now()],
         )
-
-
-# --- Abandon and resume ----------------------------------------------------------------------
-
-def abandon(game_id):
-    """Mark a game still being played as abandoned; returns whether it was."""
-    return _set_status(game_id, "playing", "abandoned")
-
-
-def resume(game_id):
-    """Put an abandoned game back in play; returns whether it was abandoned."""
-    return _set_status(game_id, "abandoned", "playing")
-
-
-def _set_status(game_id, before, after):
-    with write() as db:
-        changed = db.execute(
-            "UPDATE games SET status = ? WHERE id = ? AND status = ?", [after, game_id, before],
-        ).rowcount
-        if changed:
-            bump(db, game_id)
-            refresh_game_results(db, game_id)
-    return bool(changed)

@@ -1,7 +1,8 @@
-"""Phones at the table: which phone holds which seat, the game's live version, and sign-offs."""
+"""Phones at the table: which phone holds which seat, and sign-offs."""
 import datetime
 
 from . import get_db, now, write
+from .games import bump
 from .lists import AMONG, listed
 
 # A phone that has not been heard from for this long no longer keeps its seat from others.
@@ -12,16 +13,6 @@ SEEN_EVERY = datetime.timedelta(seconds=60)
 
 class SeatTaken(Exception):
     """Another phone that is still active holds this seat."""
-
-
-def game_version(game_id, db=None):
-    rows = list((db or get_db()).query("SELECT version FROM games WHERE id = ?", [game_id]))
-    return rows[0]["version"] if rows else None
-
-
-def bump(db, game_id):
-    """Mark the game changed, so every phone following it fetches the new state."""
-    db.execute("UPDATE games SET version = version + 1 WHERE id = ?", [game_id])
 
 
 def claims(game_id, db=None):

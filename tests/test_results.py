@@ -2,7 +2,7 @@
 triggers' SQL gave, and each write that changes a game's outcome leaves the rows right."""
 import re
 
-from store import connect, stats
+from store import connect, players
 from store.results import refresh_results, seat_rows
 from support.known_history import player_ids, summary_of
 
@@ -123,7 +123,7 @@ def test_a_merge_moves_the_results_and_the_ratings_follow(known):
     fay = db.execute("INSERT INTO players (crew_id, name, created) VALUES (1, 'Fay', '2025-01-01')").lastrowid
     db.conn.commit()
     with app.app_context():
-        assert stats.merge(1, fay, eve) == 2
+        assert players.merge(1, fay, eve) == 2
     assert totals(db, 2)["Fay"] == (120, "finished", 1, 1)
     assert "Eve" not in totals(db, 7) and totals(db, 7)["Fay"][0] == 0
     assert db.execute("SELECT count(*) FROM rating_state").fetchone()[0] == 0  # stale: rebuilt on read
