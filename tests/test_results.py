@@ -6,29 +6,18 @@ from store import connect, players
 from store.results import refresh_results, seat_rows
 from support.known_history import player_ids, summary_of
 
-# The SQL the triggers of m0004 ran (with who won read from the seats), kept here as the oracle.
-TRIGGER_SQL = """
-SELECT sums.game_id, sums.seat, seats.player_id, games.created, games.status,
-    games.status = 'finished' AND seats.won, total, rounds, best_round, worst_round,
-    target_triples, target_fours, bids_won, bids_diamonds, bids_hearts, bids_clubs, bids_spades,
-    rank() OVER (PARTITION BY sums.game_id ORDER BY total DESC)
-FROM (
-    SELECT rounds.game_id, hands.seat, coalesce(sum(hands.score), 0) AS total, count(*) AS rounds,
-        max(hands.score) AS best_round, min(hands.score) AS worst_round,
-        coalesce(sum(hands.target_bonus = 3), 0) AS target_triples,
-        coalesce(sum(hands.target_bonus = 4), 0) AS target_fours,
-        coalesce(sum(rounds.bid_seat = hands.seat), 0) AS bids_won,
-        coalesce(sum(rounds.bid_seat = hands.seat AND rounds.bid_suit = 'D'), 0) AS bids_diamonds,
-        coalesce(sum(rounds.bid_seat = hands.seat AND rounds.bid_suit = 'H'), 0) AS bids_hearts,
-        coalesce(sum(rounds.bid_seat = hands.seat AND rounds.bid_suit = 'C'), 0) AS bids_clubs,
-        coalesce(sum(rounds.bid_seat = hands.seat AND rounds.bid_suit = 'S'), 0) AS bids_spades
-    FROM rounds JOIN hands ON hands.round_id = rounds.id
-    WHERE rounds.status = 'scored' GROUP BY rounds.game_id, hands.seat
-) AS sums
-JOIN seats ON seats.game_id = sums.game_id AND seats.seat = sums.seat
-JOIN games ON games.id = sums.game_id
-ORDER BY 1, 2
-"""
+# Each known game's results, worked out by hand (tests/support/known_history.py): player ->
+# (total, status, won, place).
+F, A, P = "finished", "abandoned", "playing"
+KNOWN_RESULTS = {
+    1: {"Ann": (135, F, 1, 1), "Ben": (95, F, 0, 2), "Dan": (65, F, 0, 3), "Cleo": (25, F, 0, 4)},
+    2: {"Eve": (120, F, 1, 1), "Cleo": (95, F, 0, 2), "Ben": (40, F, 0, 3), "Dan": (15, F, 0, 4)},
+    3: {"Ann": (120, F, 1, 1), "Ben": (15, F, 0, 2), "Cleo": (0, F, 0, 3), "Dan": (-15, F, 0, 4)},
+    4: {"Ben": (120, F, 1, 1), "Cleo": (40, F, 0, 2), "Dan": (15, F, 0, 3), "Ann": (-15, F, 0, 4)},
+    5: {"Ann": (120, F, 1, 1), "Ben": (0, F, 0, 2), "Cleo": (0, F, 0, 2), "Dan": (0, F, 0, 2)},
+    6: {"Ann": (0, A, 0, 1), "Ben": (0, A, 0, 1), "Cleo": (0, A, 0, 1), "Dan": (0, A, 0, 1)},
+    7: {"Ann": (80, P, 0, 1), "Ben": (0, P, 0, 2), "Cleo": (0, P, 0, 2), "Eve": (0, P, 0, 2)},
+}
 
 
 def stored(db):
@@ -47,14 +36,14 @@ def post(client, url, data=None, expect=303):
     return response
 
 
-def test_the_known_history_gives_the_rows_the_triggers_gave(known):
+def test_the_known_history_gives_the_hand_worked_results(known):
     app, client, crew_url = known
     db = connect(app.config["DATABASE"])
-    assert stored(db) == db.execute(TRIGGER_SQL).fetchall()
-    # Hand-worked: game 1 ends Ann 135, Ben 95, Dan 65, Cleo 25; Ann won it.
-    assert totals(db, 1) == {"Ann": (135, "finished", 1, 1), "Ben": (95, "finished", 0, 2),
-                             "Cleo": (25, "finished", 0, 4), "Dan": (65, "finished", 0, 3)}
-    assert totals(db, 6)["Ann"][1:] == ("abandoned", 0, 1)
+    assert {game_id: totals(db, game_id) for game_id in KNOWN_RESULTS} == KNOWN_RESULTS
+    # Game 1, Ann: rounds of 80, 15 and 40; a four and a three of her target; won the 2♠ bid.
+    assert db.execute(
+        "SELECT rounds, best_round, worst_round, target_triples, target_fours, bids_won, bids_spades, bids_hearts"
+        " FROM seat_results WHERE game_id = 1 AND seat = 0").fetchone() == (3, 80, 15, 1, 1, 1, 1, 0)
 
 
 def test_working_everything_out_again_changes_no_stat(known):
@@ -142,3 +131,34 @@ def test_the_schema_refuses_a_status_or_mode_the_app_does_not_know(known):
                 "UPDATE hands SET mode = 'fast' WHERE round_id = 1"):
         with pytest.raises(sqlite3.IntegrityError, match="CHECK"):
             db.execute(sql)
+
+
+def test_m0009_keeps_what_the_triggers_worked_out_and_moves_the_winners_to_the_seats(tmp_path):
+    """A database as the triggers left it: after m0009 the triggers are gone, each game's results
+    are what they were, and who won is a flag on each seat."""
+    from store.migrations import migrations
+
+    db = connect(tmp_path / "old.db")
+    migrations.apply(db, stop_before="m0009_results_in_python")
+    db.execute("INSERT INTO crews (id, name, token_hash, created) VALUES (1, 'Old', 'h', '2025-01-01T20:00:00+00:00')")
+    for pid, name in enumerate(["Ann", "Ben", "Cleo", "Dan"], start=1):
+        db.execute("INSERT INTO players (id, crew_id, name, created) VALUES (?, 1, ?, '2025-01-01')", [pid, name])
+    db.execute("INSERT INTO games (id, crew_id, created, goal, first_dealer, status, winner_seats)"
+               " VALUES (1, 1, '2025-01-01T20:00:00+00:00', 100, 0, 'playing', NULL)")
+    for seat in range(4):
+        db.execute("INSERT INTO seats (game_id, seat, player_id) VALUES (1, ?, ?)", [seat, seat + 1])
+    db.execute("INSERT INTO rounds (id, game_id, number, revision, status, mode, dealer, bid_seat, bid_number,"
+               " bid_suit) VALUES (1, 1, 1, 1, 'entering', 'quick', 0, 1, 2, 'H')")
+    for seat, (score, bonus) in enumerate([(120, 4), (40, 3), (15, 0), (0, 0)]):
+        db.execute("INSERT INTO hands (round_id, seat, target, score, target_bonus, mode) VALUES (1, ?, '4S', ?, ?, 'quick')",
+                   [seat, score, bonus])
+    db.execute("UPDATE rounds SET status = 'scored' WHERE id = 1")  # the triggers work the game out
+    db.execute("UPDATE games SET status = 'finished', winner_seats = '0,2' WHERE id = 1")
+    db.conn.commit()
+    before = stored(db)
+    assert [row[5] for row in before] == [1, 0, 1, 0]
+    migrations.apply(db)
+    assert stored(db) == before
+    assert db.execute("SELECT seat FROM seats WHERE won ORDER BY seat").fetchall() == [(0,), (2,)]
+    assert db.execute("SELECT count(*) FROM sqlite_master WHERE type = 'trigger'").fetchone() == (0,)
+    assert "winner_seats" not in {row[1] for row in db.execute("PRAGMA table_info(games)")}
