@@ -140,18 +140,16 @@ def test_m0009_keeps_what_the_triggers_worked_out_and_moves_the_winners_to_the_s
 
     db = connect(tmp_path / "old.db")
     migrations.apply(db, stop_before="m0009_results_in_python")
-    db.execute("INSERT INTO crews (id, name, token_hash, created) VALUES (1, 'Old', 'h', '2025-01-01T20:00:00+00:00')")
-    for pid, name in enumerate(["Ann", "Ben", "Cleo", "Dan"], start=1):
-        db.execute("INSERT INTO players (id, crew_id, name, created) VALUES (?, 1, ?, '2025-01-01')", [pid, name])
-    db.execute("INSERT INTO games (id, crew_id, created, goal, first_dealer, status, winner_seats)"
-               " VALUES (1, 1, '2025-01-01T20:00:00+00:00', 100, 0, 'playing', NULL)")
-    for seat in range(4):
-        db.execute("INSERT INTO seats (game_id, seat, player_id) VALUES (1, ?, ?)", [seat, seat + 1])
-    db.execute("INSERT INTO rounds (id, game_id, number, revision, status, mode, dealer, bid_seat, bid_number,"
-               " bid_suit) VALUES (1, 1, 1, 1, 'entering', 'quick', 0, 1, 2, 'H')")
-    for seat, (score, bonus) in enumerate([(120, 4), (40, 3), (15, 0), (0, 0)]):
-        db.execute("INSERT INTO hands (round_id, seat, target, score, target_bonus, mode) VALUES (1, ?, '4S', ?, ?, 'quick')",
-                   [seat, score, bonus])
+    stamp = "2025-01-01T20:00:00+00:00"
+    db["crews"].insert({"id": 1, "name": "Old", "token_hash": "h", "created": stamp})
+    db["players"].insert_all({"id": n, "crew_id": 1, "name": name, "created": stamp}
+                             for n, name in enumerate(["Ann", "Ben", "Cleo", "Dan"], start=1))
+    db["games"].insert({"id": 1, "crew_id": 1, "created": stamp, "goal": 100, "first_dealer": 0, "status": "playing"})
+    db["seats"].insert_all({"game_id": 1, "seat": n, "player_id": n + 1} for n in range(4))
+    db["rounds"].insert({"id": 1, "game_id": 1, "number": 1, "revision": 1, "status": "entering", "mode": "quick",
+                         "dealer": 0, "bid_seat": 1, "bid_number": 2, "bid_suit": "H"})
+    db["hands"].insert_all({"round_id": 1, "seat": n, "target": "4S", "score": score, "target_bonus": bonus}
+                           for n, (score, bonus) in enumerate([(120, 4), (40, 3), (15, 0), (0, 0)]))
     db.execute("UPDATE rounds SET status = 'scored' WHERE id = 1")  # the triggers work the game out
     db.execute("UPDATE games SET status = 'finished', winner_seats = '0,2' WHERE id = 1")
     db.conn.commit()
