@@ -14,7 +14,7 @@ BUSY_TIMEOUT_SECONDS = 10
 # This process's writers queue here for their turn, and are woken the moment the writer before
 # them commits; SQLite's own busy wait (for writers in other processes) polls, sleeping longer
 # the longer it waits, so a writer that commits often (a restore) could keep it waiting.
-_WRITER = threading.Lock()
+_WRITER = threading.RLock()  # re-entrant: a nested write fails in SQLite, as before, not here
 
 
 def connect(path):
