@@ -461,3 +461,4 @@ def m0009_results_in_python(db):
         raise
     finally:
         db.execute("PRAGMA foreign_keys = ON")
+    db.execute("VACUUM")  # the pages of the tables built again go back to the file system
