@@ -39,7 +39,7 @@ class RestoreError(ValueError):
 
 # A restore works in two processes, so a save in another crew never waits long, for the write
 # lock or for Python's GIL:
-#  - a child process (`python -m store.restore STAGING-FILE`, the file on its standard input)
+#  - a child process (`python -m store.restore STAGING-FILE GAMES`, the file on its standard input)
 #    reads the file, runs every check and the rule engine, and writes the rows as they will be
 #    stored (each game's results included) into a staging file, saying on its standard output
 #    how many games are staged so far;
@@ -47,7 +47,7 @@ class RestoreError(ValueError):
 #    SQL statements (SQLite works without the GIL), and lets a waiting save go first between two.
 # Until the last one commits the new crew has no link: its token_hash holds a marker no token
 # hashes to, with the time the restore began. A refusal or failure part way removes what is in.
-GAMES_PER_WRITE = 25
+GAMES_PER_WRITE = 40
 RESTORING = "restoring "
 LEFTOVER_AGE = datetime.timedelta(hours=1)  # a restore this old was cut off (the process died)
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -73,7 +73,7 @@ def restore(source):
     with tempfile.TemporaryDirectory(prefix="orchard-restore-") as folder:
         staged = os.path.join(folder, "staged.db")
         with open(os.path.join(folder, "errors.txt"), "w+b") as errors, subprocess.Popen(
-                [sys.executable, "-m", "store.restore", staged], cwd=_ROOT,
+                [sys.executable, "-m", "store.restore", staged, str(GAMES_PER_WRITE)], cwd=_ROOT,
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors) as child:
             try:
                 crew_id, games = _copy_while_staged(db, child, source, staged, marker)
@@ -211,10 +211,10 @@ _COPY = [
 
 # --- In the child process: parse, check and stage --------------------------------------------
 
-def _stage_and_answer(raw, staged, say):
+def _stage_and_answer(raw, staged, per_write, say):
     """Stage the file, saying each count of games staged, then ['staged', games] or why not."""
     try:
-        answer = ["staged", _stage(raw, staged, say)]
+        answer = ["staged", _stage(raw, staged, per_write, say)]
     except NotJson:
         answer = ["not json", None]
     except RestoreError as error:
@@ -266,9 +266,9 @@ CREATE INDEX results_game ON results (game_id);
 """
 
 
-def _stage(raw, staged, say):
-    """Parse and check the file, and write its rows into a new staging file, a few games per
-    transaction, saying how many games are staged after each; returns the game count."""
+def _stage(raw, staged, per_write, say):
+    """Parse and check the file, and write its rows into a new staging file, `per_write` games
+    per transaction, saying how many games are staged after each; returns the game count."""
     crew, players, games = _checked(parse(raw))
     conn = sqlite3.connect(staged, isolation_level=None)
     try:
@@ -285,8 +285,8 @@ def _stage(raw, staged, say):
         conn.execute("COMMIT")
         say(0)
         game_ids, round_id, staged_games = {}, 0, 0
-        for first in itertools.count(1, GAMES_PER_WRITE):
-            chunk = list(itertools.islice(games, GAMES_PER_WRITE))
+        for first in itertools.count(1, per_write):
+            chunk = list(itertools.islice(games, per_write))
             if not chunk:
                 return staged_games
             rows = {table: [] for table in ("games", "seats", "notes", "rounds", "hands", "round_changes",
@@ -637,4 +637,4 @@ def _say(value):
 
 
 if __name__ == "__main__":
-    _stage_and_answer(sys.stdin.buffer.read(), sys.argv[1], _say)
+    _stage_and_answer(sys.stdin.buffer.read(), sys.argv[1], int(sys.argv[2]), _say)

@@ -22,13 +22,13 @@ def seat_rows(game_id, created, status, seats, rounds):
     seats: seat -> (player id, whether the engine named the seat a winner); rounds: the game's
     saved rounds, each (bid seat, bid suit, hands), hands: seat -> (score, target bonus). A seat
     gets a row once it has a hand in a saved round; equal totals share a place."""
-    sums = {}
+    empty = {seat: {"scores": [], "hands": 0, 3: 0, 4: 0, "bids": 0, **{suit: 0 for suit in BID_SUITS}}
+             for seat in seats}
     for bid_seat, bid_suit, hands in rounds:
         for seat, (score, bonus) in hands.items():
-            if seat not in seats:
+            found = empty.get(seat)
+            if found is None:
                 continue
-            found = sums.setdefault(seat, {"scores": [], "hands": 0, 3: 0, 4: 0, "bids": 0,
-                                           **{suit: 0 for suit in BID_SUITS}})
             found["hands"] += 1
             if score is not None:
                 found["scores"].append(score)
@@ -38,6 +38,7 @@ def seat_rows(game_id, created, status, seats, rounds):
                 found["bids"] += 1
                 if bid_suit in BID_SUITS:
                     found[bid_suit] += 1
+    sums = {seat: found for seat, found in empty.items() if found["hands"]}
     totals = {seat: sum(found["scores"]) for seat, found in sums.items()}
     rows = []
     for seat in sorted(sums):

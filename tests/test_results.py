@@ -160,3 +160,29 @@ def test_m0009_keeps_what_the_triggers_worked_out_and_moves_the_winners_to_the_s
     assert db.execute("SELECT seat FROM seats WHERE won ORDER BY seat").fetchall() == [(0,), (2,)]
     assert db.execute("SELECT count(*) FROM sqlite_master WHERE type = 'trigger'").fetchone() == (0,)
     assert "winner_seats" not in {row[1] for row in db.execute("PRAGMA table_info(games)")}
+
+
+def test_a_file_refused_at_its_last_game_leaves_nothing_of_the_games_copied_before(known, monkeypatch):
+    """The server copies games in while the child process is still checking later ones: a file
+    whose last game is wrong is refused whole, and the games already copied are removed."""
+    import json
+
+    import pytest
+
+    from store import restore as crew_restore
+
+    app, client, crew_url = known
+    data = json.loads(client.get(crew_url + "history/export.json").get_data(as_text=True))
+    data["games"][-1]["rounds"][0]["hands"][0]["target"] = "11S"
+    db = connect(app.config["DATABASE"])
+    before = db.execute("SELECT (SELECT count(*) FROM crews), (SELECT count(*) FROM games),"
+                        " (SELECT count(*) FROM seat_results)").fetchone()
+    monkeypatch.setattr(crew_restore, "GAMES_PER_WRITE", 2)
+    copied = []
+    insert_games = crew_restore._insert_games
+    monkeypatch.setattr(crew_restore, "_insert_games", lambda db, span: copied.append(insert_games(db, span)))
+    with app.app_context(), pytest.raises(crew_restore.RestoreError, match="Game 7, round 1"):
+        crew_restore.restore(data)
+    assert len(copied) == 3  # games 1 to 6 were in before the child reached game 7
+    assert db.execute("SELECT (SELECT count(*) FROM crews), (SELECT count(*) FROM games),"
+                      " (SELECT count(*) FROM seat_results)").fetchone() == before
