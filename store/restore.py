@@ -2,7 +2,6 @@
 scores, bonuses and winners are recomputed by the rule engine, so a file can never make the
 store say something its rounds do not."""
 import datetime
-import functools
 import itertools
 import json
 import os
@@ -336,15 +335,19 @@ def _stage_game(rows, game_id, game, game_ids, player_ids, round_id):
     return round_id
 
 
-@functools.lru_cache(maxsize=4096)
-def _counts_json(items):
-    return json.dumps(dict(items))
+_COUNTS_WRITTEN = {}  # counts (their items) -> their JSON, in the child process
 
 
 def _counts_text(counts):
     """A hand's counts as the store keeps them (JSON), or None for none; the same few counts
     repeat in a long history, so each is written once."""
-    return _counts_json(tuple(counts.items())) if counts else None
+    if not counts:
+        return None
+    key = tuple(counts.items())
+    text = _COUNTS_WRITTEN.get(key)
+    if text is None:
+        text = _COUNTS_WRITTEN[key] = json.dumps(counts)
+    return text
 
 
 def remove_leftovers(db):
