@@ -522,12 +522,14 @@ _HINTS = {_name: " (1 to 40 characters)", _note: " (text of at most 200 characte
           _counts: " (ranks 2 to 10, J, Q, K, A, each with a count)"}
 
 
-def _record(value, what, kinds):
-    """`value` as an object holding every key in `kinds`, each of its kind."""
-    _need(isinstance(value, dict), f"{what} is missing or damaged.")
+def _record(value, what, kinds, part=""):
+    """`value` as an object holding every key in `kinds`, each of its kind; the message names it
+    `what` + `part` (put together only when something is wrong: a file has many thousand)."""
+    if not isinstance(value, dict):
+        raise RestoreError(f"{what}{part} is missing or damaged.")
     for key, kind in kinds.items():
-        if not (key in value and kind(value[key])):  # the message is written only when needed
-            raise RestoreError(f"{what} has no proper {key.replace('_', ' ')}{_HINTS.get(kind, '')}.")
+        if not (key in value and kind(value[key])):
+            raise RestoreError(f"{what}{part} has no proper {key.replace('_', ' ')}{_HINTS.get(kind, '')}.")
     return value
 
 
@@ -554,8 +556,8 @@ def _check_game(game, names, numbers, where, engine):
     _need(all(name.casefold() in names for name in seats), f"{where} seats a player the file does not list.")
     scored, revisions = [], {}
     for entry in game["rounds"]:
-        _need(isinstance(entry, dict) and _whole(entry.get("number"), 1, ROUNDS_MAX),
-              f"{where} has a round without a proper number.")
+        if not (isinstance(entry, dict) and _whole(entry.get("number"), 1, ROUNDS_MAX)):
+            raise RestoreError(f"{where} has a round without a proper number.")
         _check_round(entry, seats, f"{where}, round {entry['number']}", engine)
         revisions.setdefault(entry["number"], []).append(entry["revision"])
         if entry["status"] == "scored":
@@ -588,18 +590,19 @@ def _first_gap(numbers):
 def _check_round(entry, seats, where, engine):
     _record(entry, where, _ROUND)
     if entry["bid"] is not None:
-        _record(entry["bid"], f"{where}: the bid", _BID)
+        _record(entry["bid"], where, _BID, ": the bid")
     for hand in entry["hands"]:
         # Files from before a hand had its own mode carry it once, on the round.
         if isinstance(hand, dict):
             hand.setdefault("mode", entry["mode"])
-        _record(hand, f"{where}: a hand", _HAND)
-    _need(sorted(hand["seat"] for hand in entry["hands"]) == list(range(PLAYERS)), f"{where} needs one hand per seat.")
+        _record(hand, where, _HAND, ": a hand")
+    if sorted(hand["seat"] for hand in entry["hands"]) != _SEATS:
+        raise RestoreError(f"{where} needs one hand per seat.")
     entry["hands"].sort(key=lambda hand: hand["seat"])
     for change in entry["changes"]:
-        _record(change, f"{where}: a change", _CHANGE)
+        _record(change, where, _CHANGE, ": a change")
     for mark in entry["signoffs"]:
-        _record(mark, f"{where}: a sign-off", _SIGNOFF)
+        _record(mark, where, _SIGNOFF, ": a sign-off")
     found = [engine.hand(hand, where) for hand in entry["hands"]]
     # A revision that was saved once (the saved one, one a correction replaced, one undone) passed
     # the round check when it was saved: it must pass it again.
@@ -608,7 +611,8 @@ def _check_round(entry, seats, where, engine):
     # Scores and target bonuses are caches: recomputed for every revision that was ever saved.
     if entry["status"] in SAVED_ONCE or all(hand.get("score") is not None for hand in entry["hands"]):
         for hand, (_, score) in zip(entry["hands"], found):
-            _need(score is not None, f"{where}: a saved hand cannot be scored.")
+            if score is None:
+                raise RestoreError(f"{where}: a saved hand cannot be scored.")
             hand["score"] = score.total
             hand["target_bonus"] = bonus_of(score)
     else:
@@ -617,6 +621,7 @@ def _check_round(entry, seats, where, engine):
 
 
 SAVED_ONCE = ("scored", "replaced", "deleted")
+_SEATS = list(range(PLAYERS))
 _ROUND = {
     "revision": lambda v: _whole(v, 1, ROUNDS_MAX), "dealer": _seat,
     "status": lambda v: isinstance(v, str) and v in ROUND_STATUSES,
