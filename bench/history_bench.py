@@ -27,6 +27,7 @@ from app import create_app  # noqa: E402
 from scoring import DECK, HouseRules, game_result, score_counts  # noqa: E402
 from store import connect, write  # noqa: E402
 from store.crews import token_hash  # noqa: E402
+from store.results import refresh_results  # noqa: E402
 from store.stats import target_bonus  # noqa: E402
 
 PLAYERS = ["Ann", "Ben", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hana"]
@@ -73,7 +74,7 @@ def build_crew(db, name, games, rng, pool, start):
     ids = [db.execute("INSERT INTO players (crew_id, name, created) VALUES (?, ?, ?)",
                       [crew_id, player, start.isoformat(timespec="seconds")]).lastrowid for player in PLAYERS]
     next_round = (db.execute("SELECT coalesce(max(id), 0) FROM rounds").fetchone()[0]) + 1
-    round_rows, hand_rows, total_rounds = [], [], 0
+    round_rows, hand_rows, game_ids, total_rounds = [], [], [], 0
     for n in range(games):
         night, game_of_night = divmod(n, 3)
         created = start + datetime.timedelta(days=2 * night, minutes=90 * game_of_night)
@@ -92,13 +93,14 @@ def build_crew(db, name, games, rng, pool, start):
             if result.over or len(rounds) >= 80:
                 break
         game_id = db.execute(
-            "INSERT INTO games (crew_id, created, finished, goal, first_dealer, status, winner_seats)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [crew_id, stamp, stamp, goal, first_dealer, "finished" if result.over else "playing",
-             ",".join(map(str, result.winners)) or None],
+            "INSERT INTO games (crew_id, created, finished, goal, first_dealer, status)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            [crew_id, stamp, stamp, goal, first_dealer, "finished" if result.over else "playing"],
         ).lastrowid
+        game_ids.append(game_id)
         for seat, player_id in enumerate(rng.sample(ids, 4)):
-            db.execute("INSERT INTO seats (game_id, seat, player_id) VALUES (?, ?, ?)", [game_id, seat, player_id])
+            db.execute("INSERT INTO seats (game_id, seat, player_id, won) VALUES (?, ?, ?, ?)",
+                       [game_id, seat, player_id, int(seat in result.winners)])
         for number, hands in enumerate(rounds, start=1):
             round_id = next_round
             next_round += 1
@@ -107,15 +109,13 @@ def build_crew(db, name, games, rng, pool, start):
             for seat, (hand, score, bonus) in enumerate(hands):
                 hand_rows.append([round_id, seat, hand["target"], json.dumps(hand["counts"]), score, bonus])
         total_rounds += len(rounds)
-    # The hands go in before the rounds count as saved, so each game's results are worked out
-    # once per round rather than once per hand (the same order a restore uses).
     db.conn.executemany(
         "INSERT INTO rounds (id, game_id, number, revision, status, mode, dealer, redeals, bid_seat,"
         " bid_number, bid_suit, version, created, updated)"
-        " VALUES (?, ?, ?, 1, 'restoring', 'quick', ?, 0, ?, ?, ?, 1, ?, ?)", round_rows)
+        " VALUES (?, ?, ?, 1, 'scored', 'quick', ?, 0, ?, ?, ?, 1, ?, ?)", round_rows)
     db.conn.executemany("INSERT INTO hands (round_id, seat, target, counts, score, target_bonus)"
                    " VALUES (?, ?, ?, ?, ?, ?)", hand_rows)
-    db.execute("UPDATE rounds SET status = 'scored' WHERE status = 'restoring'")
+    refresh_results(db, game_ids)
     return crew_id, total_rounds
 
 

@@ -2,9 +2,9 @@
 
 Builds a crew of 2,000 finished games (about 30,000 rounds) with history_bench.py's generator, in
 a temporary database, and exports it as JSON (the file a crew downloads; about 26 MB). Then:
-  1. in process: the floor (json.loads of the same file) and the restore of the parsed file
-     (store.restore.restore: every round through the engine's checks, then the inserts), each
-     the best of --repeat runs, and their ratio;
+  1. in process: the floor (json.loads of the same file) and the restore of the file
+     (store.restore.restore: parsing and every round through the engine's checks in a child
+     process, then the inserts), each the best of --repeat runs, and their ratio;
   2. against a real server (`python app.py` on a free 127.0.0.1 port, a throw-away database):
      the file is uploaded to /restore while another crew's table enters and saves rounds
      without pause, and it prints the upload's time, and the count, failures and p50 / p95 /
@@ -55,17 +55,17 @@ def export_file(folder, games):
 
 
 def in_process(folder, body, repeat):
-    """Best-of-`repeat` seconds of json.loads (the floor) and of the restore of the parsed file."""
+    """Best-of-`repeat` seconds of json.loads (the floor) and of the restore of the file."""
     floors, restores = [], []
     for run in range(repeat):
         app = create_app({"DATABASE": str(Path(folder) / f"restore-{run}.db"), "SECRET_KEY": "bench",
                           "TESTING": True})
         began = time.perf_counter()
-        data = json.loads(body)
+        json.loads(body)
         floors.append(time.perf_counter() - began)
         with app.app_context():
             began = time.perf_counter()
-            crew_restore.restore(data)
+            crew_restore.restore(body)
             restores.append(time.perf_counter() - began)
     return min(floors), min(restores)
 

@@ -10,12 +10,12 @@ are written out for readers; a restore recomputes them with the rule engine.
 import csv
 import datetime
 import io
-import json
 import re
 
 from scoring import SUIT_NAMES
 
 from . import get_db
+from .lists import AMONG, listed
 from .rounds import hand_from_row
 
 FORMAT = "orchard-crew-export"
@@ -38,8 +38,7 @@ def csv_rows(crew_id, game_id=None):
             hands.target_bonus, hands.score,
             sum(hands.score) OVER (PARTITION BY games.id, hands.seat ORDER BY rounds.number)
                 AS running_total,
-            games.status = 'finished'
-                AND instr(',' || games.winner_seats || ',', ',' || hands.seat || ',') > 0 AS winner
+            games.status = 'finished' AND seats.won AS winner
         FROM games
         JOIN rounds ON rounds.game_id = games.id AND rounds.status = 'scored'
         JOIN hands ON hands.round_id = rounds.id
@@ -80,10 +79,10 @@ def _csv_cell(value):
 
 def _won_text(row):
     """Exact mode: the won cards; quick mode: each counted rank as often as it was won."""
-    if row["mode"] == "exact":
-        return row["won"] or ""
-    counts = json.loads(row["counts"] or "{}")
-    return " ".join(rank for rank, n in counts.items() for _ in range(n))
+    hand = hand_from_row(row)
+    if hand["mode"] == "exact":
+        return " ".join(hand["won"])
+    return " ".join(rank for rank, n in hand["counts"].items() for _ in range(n))
 
 
 def csv_chunks(crew_id, game_id=None):
@@ -119,19 +118,19 @@ def export(crew_id, game_id=None):
     if game_id is not None:
         games = [game for game in games if game["id"] == game_id]
     ids = [game["id"] for game in games]
-    seats = _grouped(db, "SELECT seats.game_id, seats.seat, players.name FROM seats"
-                     " JOIN players ON players.id = seats.player_id WHERE seats.game_id IN ({ids})"
+    seats = _grouped(db, "SELECT seats.game_id, seats.seat, seats.won, players.name FROM seats"
+                     " JOIN players ON players.id = seats.player_id WHERE seats.game_id {among}"
                      " ORDER BY seats.game_id, seats.seat", ids, "game_id")
     # A round being entered is left out until it is saved: its hands may be private to the
     # phones entering them (table/phones.py).
-    rounds = _grouped(db, "SELECT * FROM rounds WHERE game_id IN ({ids}) AND status != 'entering'"
+    rounds = _grouped(db, "SELECT * FROM rounds WHERE game_id {among} AND status != 'entering'"
                       " ORDER BY game_id, number, revision", ids, "game_id")
     round_ids = [row["id"] for group in rounds.values() for row in group]
-    hands = _grouped(db, "SELECT * FROM hands WHERE round_id IN ({ids}) ORDER BY round_id, seat",
+    hands = _grouped(db, "SELECT * FROM hands WHERE round_id {among} ORDER BY round_id, seat",
                      round_ids, "round_id")
-    changes = _grouped(db, "SELECT * FROM round_changes WHERE round_id IN ({ids}) ORDER BY id",
+    changes = _grouped(db, "SELECT * FROM round_changes WHERE round_id {among} ORDER BY id",
                        round_ids, "round_id")
-    signoffs = _grouped(db, "SELECT * FROM signoffs WHERE round_id IN ({ids}) ORDER BY round_id, seat",
+    signoffs = _grouped(db, "SELECT * FROM signoffs WHERE round_id {among} ORDER BY round_id, seat",
                         round_ids, "round_id")
     notes = {(row["kind"], row["game_id"]): row["text"]
              for row in db.query("SELECT * FROM notes WHERE crew_id = ?", [crew_id])}
@@ -153,7 +152,7 @@ def export(crew_id, game_id=None):
                 "created": game["created"],
                 "finished": game["finished"],
                 "status": game["status"],
-                "winner_seats": [int(s) for s in (game["winner_seats"] or "").split(",") if s],
+                "winner_seats": [row["seat"] for row in seats.get(game["id"], []) if row["won"]],
                 "rules": {"goal": game["goal"], "tie_rule": game["tie_rule"], "min_bid": game["min_bid"],
                           "redeal_moves_deal": bool(game["redeal_moves_deal"])},
                 "first_dealer": game["first_dealer"],
@@ -174,9 +173,7 @@ def _grouped(db, sql, ids, key):
     if not ids:
         return {}
     found = {}
-    # SQLite allows 32766 parameters; a json_each list has no such limit.
-    query = sql.replace("({ids})", "(SELECT value FROM json_each(?))")
-    for row in db.query(query, [json.dumps(ids)]):
+    for row in db.query(sql.format(among=AMONG), [listed(ids)]):
         found.setdefault(row[key], []).append(row)
     return found
 

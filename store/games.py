@@ -1,6 +1,9 @@
-"""Games, their seats, and the cached verdict on who won."""
+"""Games: started with their seats, the engine's cached verdict on who won, the live version
+phones follow, abandoned and taken up again."""
 from . import get_db, now, write
 from .crews import player_ids_for_names
+from .lists import AMONG, listed
+from .results import refresh_game_results
 
 
 def create_game(crew_id, names, first_dealer, rules, rematch_of=None):
@@ -30,15 +33,13 @@ def game(crew_id, game_id):
     if not rows:
         return None
     found = rows[0]
-    found["names"] = [
-        row["name"]
-        for row in db.query(
-            "SELECT players.name FROM seats JOIN players ON players.id = seats.player_id"
-            " WHERE seats.game_id = ? ORDER BY seats.seat",
-            [game_id],
-        )
-    ]
-    found["winners"] = [int(s) for s in (found["winner_seats"] or "").split(",") if s]
+    seats = list(db.query(
+        "SELECT players.name, seats.seat, seats.won FROM seats JOIN players ON players.id = seats.player_id"
+        " WHERE seats.game_id = ? ORDER BY seats.seat",
+        [game_id],
+    ))
+    found["names"] = [row["name"] for row in seats]
+    found["winners"] = [row["seat"] for row in seats if row["won"]]
     return found
 
 
@@ -76,13 +77,49 @@ def games_version(crew_id):
 
 
 def set_result(db, game_id, over, winners):
-    """Cache the engine's verdict on the game (inside the caller's transaction)."""
+    """Cache the engine's verdict on the game, a flag on each winning seat, and the game's
+    results (inside the caller's transaction, the last step of a write that changes its rounds)."""
     db.execute(
-        "UPDATE games SET status = ?, winner_seats = ?, finished = ? WHERE id = ?",
-        [
-            "finished" if over else "playing",
-            ",".join(str(seat) for seat in winners) if over else None,
-            now() if over else None,
-            game_id,
-        ],
+        "UPDATE games SET status = ?, finished = ? WHERE id = ?",
+        ["finished" if over else "playing", now() if over else None, game_id],
     )
+    db.execute(
+        f"UPDATE seats SET won = seat {AMONG} WHERE game_id = ?",
+        [listed(winners if over else []), game_id],
+    )
+    refresh_game_results(db, game_id)
+
+
+# --- The live version -----------------------------------------------------------------------
+
+def game_version(game_id, db=None):
+    rows = list((db or get_db()).query("SELECT version FROM games WHERE id = ?", [game_id]))
+    return rows[0]["version"] if rows else None
+
+
+def bump(db, game_id):
+    """Mark the game changed, so every phone following it fetches the new state."""
+    db.execute("UPDATE games SET version = version + 1 WHERE id = ?", [game_id])
+
+
+# --- Abandon and resume ----------------------------------------------------------------------
+
+def abandon(game_id):
+    """Mark a game still being played as abandoned; returns whether it was."""
+    return _set_status(game_id, "playing", "abandoned")
+
+
+def resume(game_id):
+    """Put an abandoned game back in play; returns whether it was abandoned."""
+    return _set_status(game_id, "abandoned", "playing")
+
+
+def _set_status(game_id, before, after):
+    with write() as db:
+        changed = db.execute(
+            "UPDATE games SET status = ? WHERE id = ? AND status = ?", [after, game_id, before],
+        ).rowcount
+        if changed:
+            bump(db, game_id)
+            refresh_game_results(db, game_id)
+    return bool(changed)

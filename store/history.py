@@ -10,6 +10,7 @@ import datetime
 from dataclasses import dataclass
 
 from . import get_db, now, write
+from .lists import AMONG, listed
 from .rounds import hand_from_row
 
 NIGHT_GAP = datetime.timedelta(hours=6)
@@ -98,7 +99,7 @@ class NightsPage:
 
 def _newest_first(db, crew_id):
     """The crew's games, newest first, read a chunk at a time as the caller goes on."""
-    query = ("SELECT id, created, goal, status, winner_seats FROM games WHERE crew_id = :crew {after}"
+    query = ("SELECT id, created, goal, status FROM games WHERE crew_id = :crew {after}"
              " ORDER BY created DESC, id DESC LIMIT :chunk")
     params = {"crew": crew_id, "chunk": CHUNK}
     after = ""
@@ -175,9 +176,8 @@ def is_night(crew_id, game_id):
 
 
 def _listed_game(row, seats, note):
-    winners = {int(seat) for seat in (row["winner_seats"] or "").split(",") if seat}
     for seat in seats:
-        seat["won"] = row["status"] == "finished" and seat["seat"] in winners
+        seat["won"] = row["status"] == "finished" and bool(seat["won"])
     return {
         "id": row["id"], "created": row["created"], "day": local_start(row["created"]).date(),
         "goal": row["goal"], "status": row["status"],
@@ -191,19 +191,18 @@ def _seats(db, game_ids):
     """game id -> its four seats with player and cached total, in seat order."""
     if not game_ids:
         return {}
-    marks = ",".join("?" for _ in game_ids)
     rows = db.query(
         f"""
-        SELECT seats.game_id, seats.seat, seats.player_id, players.name,
+        SELECT seats.game_id, seats.seat, seats.player_id, seats.won, players.name,
             coalesce(results.total, 0) AS total, coalesce(results.rounds, 0) AS rounds, results.place
         FROM seats
         JOIN players ON players.id = seats.player_id
         LEFT JOIN seat_results AS results
             ON results.game_id = seats.game_id AND results.seat = seats.seat
-        WHERE seats.game_id IN ({marks})
+        WHERE seats.game_id {AMONG}
         ORDER BY seats.game_id, seats.seat
         """,
-        game_ids,
+        [listed(game_ids)],
     )
     found = {}
     for row in rows:
@@ -216,10 +215,9 @@ def _notes(db, crew_id, game_ids, night_ids):
     ids = sorted(set(game_ids) | set(night_ids))
     if not ids:
         return {}
-    marks = ",".join("?" for _ in ids)
     rows = db.query(
-        f"SELECT kind, game_id, text FROM notes WHERE crew_id = ? AND game_id IN ({marks})",
-        [crew_id, *ids],
+        f"SELECT kind, game_id, text FROM notes WHERE crew_id = ? AND game_id {AMONG}",
+        [crew_id, listed(ids)],
     )
     return {(row["kind"], row["game_id"]): row["text"] for row in rows}
 
@@ -279,24 +277,3 @@ def set_note(crew_id, kind, game_id, text):
             " ON CONFLICT (kind, game_id) DO UPDATE SET text = excluded.text, updated = excluded.updated",
             [crew_id, kind, game_id, text, now()],
         )
-
-
-# --- Abandon and resume ----------------------------------------------------------------------
-
-def abandon(game_id):
-    """Mark a game still being played as abandoned; returns whether it was."""
-    return _set_status(game_id, "playing", "abandoned")
-
-
-def resume(game_id):
-    """Put an abandoned game back in play; returns whether it was abandoned."""
-    return _set_status(game_id, "abandoned", "playing")
-
-
-def _set_status(game_id, before, after):
-    with write() as db:
-        changed = db.execute(
-            "UPDATE games SET status = ?, version = version + 1 WHERE id = ? AND status = ?",
-            [after, game_id, before],
-        ).rowcount
-    return bool(changed)

@@ -2,9 +2,9 @@
 rating changes `ratings.rate` works out from them, kept in `rating_changes` as a cache.
 
 The cache is rebuilt whole, from every finished game in order, on the first read after any
-finished game's results changed (a correction, an undo, a restore, a merge, a finish): the
-triggers of migration m0008 drop the crew's `rating_state` row in the same transaction as
-the change. Reading the ladder then costs a few indexed rows however long the history is.
+finished game's results changed (a correction, an undo, a restore, a merge, a finish):
+`store/results.py`, which works each game's results out, drops the crew's `rating_state` row in
+the same transaction as the change. Reading the ladder then costs a few indexed rows however long the history is.
 """
 import ratings
 

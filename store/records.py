@@ -70,8 +70,9 @@ def _comeback(db, crew):
             FROM ({_FINISHED_HANDS})
         ), leads AS (SELECT game_id, number, max(total) AS lead FROM running GROUP BY game_id, number)
         SELECT running.*, leads.lead - running.total AS deficit
-        FROM running JOIN leads USING (game_id, number) JOIN games ON games.id = running.game_id
-        WHERE instr(',' || games.winner_seats || ',', ',' || running.seat || ',') > 0
+        FROM running JOIN leads USING (game_id, number)
+        JOIN seats ON seats.game_id = running.game_id AND seats.seat = running.seat
+        WHERE seats.won
         """, crew))
     deepest = max((row["deficit"] for row in rows), default=0)
     return _first([row for row in rows if row["deficit"] == deepest]) if deepest > 0 else None

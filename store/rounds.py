@@ -4,6 +4,7 @@ import json
 from scoring import PLAYERS, check_entry, entered_hand, format_points, parse_card, score_hand
 
 from . import get_db, now
+from .games import bump
 
 OPEN = "entering"
 SCORED = "scored"
@@ -75,7 +76,7 @@ def load(round_id, db=None):
 
 def for_number(game_id, number, db=None):
     """The revision a page shows for a round number: the one being entered, else the saved one,
-    else the latest deleted one (so it can be restored)."""
+    else the latest deleted one (so it can be brought back)."""
     db = db or get_db()
     rows = list(
         db.query(
@@ -148,7 +149,7 @@ def open_round(game_id):
 
 def undone_after(game_id, saved_count):
     """The number of the round that was undone right after the saved ones, if nothing has taken
-    its place yet (so the scoreboard can offer to restore it)."""
+    its place yet (so the scoreboard can offer to bring it back)."""
     rows = list(
         get_db().query(
             "SELECT status FROM rounds WHERE game_id = ? AND number = ? ORDER BY revision DESC LIMIT 1",
@@ -241,13 +242,10 @@ def lock_open(db, round_id, version=None):
 
 def touch(db, round_id):
     """Mark the round, and so its game, changed: phones following the game fetch it again."""
-    db.execute(
-        "UPDATE rounds SET version = version + 1, updated = ? WHERE id = ?", [now(), round_id]
-    )
-    db.execute(
-        "UPDATE games SET version = version + 1 WHERE id = (SELECT game_id FROM rounds WHERE id = ?)",
-        [round_id],
-    )
+    [(game_id,)] = db.execute(
+        "UPDATE rounds SET version = version + 1, updated = ? WHERE id = ? RETURNING game_id", [now(), round_id]
+    ).fetchall()
+    bump(db, game_id)
 
 
 def set_bid(db, round_id, seat, number, suit):

@@ -1,7 +1,9 @@
-"""Phones at the table: which phone holds which seat, the game's live version, and sign-offs."""
+"""Phones at the table: which phone holds which seat, and sign-offs."""
 import datetime
 
 from . import get_db, now, write
+from .games import bump
+from .lists import AMONG, listed
 
 # A phone that has not been heard from for this long no longer keeps its seat from others.
 IDLE_AFTER = datetime.timedelta(minutes=30)
@@ -11,16 +13,6 @@ SEEN_EVERY = datetime.timedelta(seconds=60)
 
 class SeatTaken(Exception):
     """Another phone that is still active holds this seat."""
-
-
-def game_version(game_id, db=None):
-    rows = list((db or get_db()).query("SELECT version FROM games WHERE id = ?", [game_id]))
-    return rows[0]["version"] if rows else None
-
-
-def bump(db, game_id):
-    """Mark the game changed, so every phone following it fetches the new state."""
-    db.execute("UPDATE games SET version = version + 1 WHERE id = ?", [game_id])
 
 
 def claims(game_id, db=None):
@@ -76,9 +68,8 @@ def signoffs(round_ids, db=None):
     """round id -> set of seats that agreed to their score in that round."""
     if not round_ids:
         return {}
-    marks = ",".join("?" for _ in round_ids)
     rows = (db or get_db()).query(
-        f"SELECT round_id, seat FROM signoffs WHERE round_id IN ({marks})", list(round_ids)
+        f"SELECT round_id, seat FROM signoffs WHERE round_id {AMONG}", [listed(round_ids)]
     )
     agreed = {}
     for row in rows:

@@ -3,27 +3,14 @@
 Only finished games count: an abandoned or unfinished game is in the history, not in the stats.
 Every query here is a fixed number of SQL statements whatever the length of the history.
 """
-import sqlite3
-
 from scoring import entered_hand, score_hand
 
-from . import get_db, write
+from . import get_db
+from .lists import AMONG, listed
 
 SUITS = (("S", "bids_spades"), ("C", "bids_clubs"), ("H", "bids_hearts"), ("D", "bids_diamonds"))
 FORM_GAMES = 10
 CHART_GAMES = 50
-
-
-class NameTaken(Exception):
-    """Another player of the crew already has this name (whatever its letter case)."""
-
-
-class SharedGame(Exception):
-    """Two players sat at the same game, so they cannot be one person."""
-
-    def __init__(self, game_id):
-        super().__init__(game_id)
-        self.game_id = game_id
 
 
 def target_bonus(mode, hand):
@@ -35,14 +22,6 @@ def target_bonus(mode, hand):
 def bonus_of(pile):
     """The target bonus (0, 3 or 4) in a score the engine already worked out."""
     return pile.target_bonus if pile else 0
-
-
-def player(crew_id, player_id):
-    """The crew's player, or None when the crew has no such player."""
-    rows = list(
-        get_db().query("SELECT * FROM players WHERE id = ? AND crew_id = ?", [player_id, crew_id])
-    )
-    return rows[0] if rows else None
 
 
 def overview(crew_id):
@@ -137,8 +116,7 @@ def game_dates(game_ids):
     """game id -> when it started, for the given games."""
     if not game_ids:
         return {}
-    marks = ",".join("?" for _ in game_ids)
-    rows = get_db().query(f"SELECT id, created FROM games WHERE id IN ({marks})", list(game_ids))
+    rows = get_db().query(f"SELECT id, created FROM games WHERE id {AMONG}", [listed(game_ids)])
     return {row["id"]: row["created"] for row in rows}
 
 
@@ -210,53 +188,3 @@ def head_to_head(first_id, second_id, recent=10):
         )
     )
     return row
-
-
-def rename(crew_id, player_id, name):
-    """Give the player a new name; NameTaken when another player of the crew has it."""
-    try:
-        with write() as db:
-            taken = list(
-                db.query(
-                    "SELECT 1 FROM players WHERE crew_id = ? AND name = ? COLLATE NOCASE AND id != ?",
-                    [crew_id, name, player_id],
-                )
-            )
-            if taken:
-                raise NameTaken()
-            db.execute(
-                "UPDATE players SET name = ? WHERE id = ? AND crew_id = ?", [name, player_id, crew_id]
-            )
-    except sqlite3.IntegrityError as error:  # the unique index, should a rename race this one
-        raise NameTaken() from error
-
-
-def merge(crew_id, keep_id, other_id):
-    """Move every seat of `other_id` to `keep_id` and drop the emptied player; SharedGame when
-    both sat at one game. Returns how many games moved."""
-    with write() as db:
-        both = list(
-            db.query(
-                """
-                SELECT kept.game_id FROM seats AS kept
-                JOIN seats AS other ON other.game_id = kept.game_id AND other.player_id = ?
-                WHERE kept.player_id = ? ORDER BY kept.game_id LIMIT 1
-                """,
-                [other_id, keep_id],
-            )
-        )
-        if both:
-            raise SharedGame(both[0]["game_id"])
-        owned = list(
-            db.query(
-                "SELECT count(*) AS n FROM players WHERE crew_id = ? AND id IN (?, ?)",
-                [crew_id, keep_id, other_id],
-            )
-        )
-        if owned[0]["n"] != 2:
-            raise LookupError("both players must belong to the crew")
-        moved = db.execute(
-            "UPDATE seats SET player_id = ? WHERE player_id = ?", [keep_id, other_id]
-        ).rowcount
-        db.execute("DELETE FROM players WHERE id = ? AND crew_id = ?", [other_id, crew_id])
-    return moved

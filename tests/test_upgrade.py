@@ -54,7 +54,7 @@ REMATCH_SCORES = [80, 15, 0, -15]
 FIRST_SCHEMA = {
     "crews": "id, name, created",
     "players": "id, crew_id, name, created",
-    "games": "id, crew_id, created, finished, goal, first_dealer, status, winner_seats, rematch_of",
+    "games": "id, crew_id, created, finished, goal, first_dealer, status, rematch_of",
     "seats": "game_id, seat, player_id",
     "rounds": "id, game_id, number, revision, status, mode, dealer, redeals, bid_seat, bid_number,"
               " bid_suit, version, created, updated",

@@ -9,6 +9,7 @@ from flask import Blueprint, abort, flash, g, make_response, render_template, re
 
 from forms import BidForm, CardTapForm, CountTapForm, DoneForm, ModeForm, SaveForm, TargetForm
 from scoring import MAX_BID, PLAYERS, SUIT_SYMBOLS, CardError, GameError, parse_card, parse_rank
+from store import games as game_store
 from store import seats as seat_store
 from table import rounds as service
 from table.rounds import Gone, Refused, Stale
@@ -56,7 +57,7 @@ def _context(view, **extra):
         "names": view.names, "suit_symbols": SUIT_SYMBOLS, "bid_numbers": range(1, MAX_BID + 1),
         "round_url": url_for("rounds.round_show", number=entry["number"]),
         # The version after this request's own change, so the poll does not fetch it again.
-        "live_version": seat_store.game_version(g.game["id"]),
+        "live_version": game_store.game_version(g.game["id"]),
         **extra,
     }
 
@@ -137,7 +138,7 @@ def round_live(number):
         shown = int(request.args.get("v", ""))
     except ValueError:
         shown = None
-    if shown == seat_store.game_version(g.game["id"]):
+    if shown == game_store.game_version(g.game["id"]):
         return make_response("", 204)
     view = _view(number, _tab_arg())
     me = request.args.get("me")

@@ -3,6 +3,7 @@ import secrets
 
 from flask import request, session
 
+from store import games as game_store
 from store import seats as seat_store
 from table import phones
 
@@ -28,4 +29,4 @@ def unchanged_since_shown(game_id):
     except ValueError:
         return False
     seat_store.note_seen(game_id, device_id())
-    return seat_store.game_version(game_id) == shown
+    return game_store.game_version(game_id) == shown

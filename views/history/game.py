@@ -8,6 +8,7 @@ import result_card
 from store.rounds import hand_score
 from table.games import game_standing
 from scoring import format_points
+from store import games as game_store
 from store import history as history_store
 from store import ratings as rating_store
 
@@ -58,7 +59,7 @@ def game_note_update(token, game_id):
 def game_abandon(token, game_id):
     """Stop a game without a winner: it stays in the history, read-only, out of the stats."""
     crew, game = load_game(token, game_id)
-    if history_store.abandon(game_id):
+    if game_store.abandon(game_id):
         flash("Game abandoned. It stays in the history; resume it from here at any time.")
     return see_other(url_for("history.game_record_show", token=token, game_id=game_id))
 
@@ -67,7 +68,7 @@ def game_abandon(token, game_id):
 def game_resume(token, game_id):
     """Put an abandoned game back in play and go to its scoreboard."""
     crew, game = load_game(token, game_id)
-    history_store.resume(game_id)
+    game_store.resume(game_id)
     return see_other(url_for("games.game_show", token=token, game_id=game_id))
 
 

@@ -6,6 +6,7 @@ import charts
 import ratings
 from scoring import format_points
 from store import crews as crew_store
+from store import players as player_store
 from store import ratings as rating_store
 from store import stats
 
@@ -19,7 +20,7 @@ from ..render import render, see_other
 def load_player(token, player_id):
     """The crew and its player; another crew's player is a plain 404."""
     crew = load_crew(token)
-    player = stats.player(crew["id"], real_id(player_id))
+    player = player_store.player(crew["id"], real_id(player_id))
     if player is None:
         abort(404)
     return crew, player
@@ -77,7 +78,7 @@ def player_page(crew, player, status=200, rename_form=None, merge_form=None, blo
 @bp.get("/c/<token>/players/<int:player_id>/vs/<int:other_id>")
 def versus_show(token, player_id, other_id):
     crew, player = load_player(token, player_id)
-    other = stats.player(crew["id"], real_id(other_id))
+    other = player_store.player(crew["id"], real_id(other_id))
     if other is None or other_id == player_id:
         abort(404)
     return render(
@@ -95,8 +96,8 @@ def player_rename(token, player_id):
     form = RenameForm()
     if form.validate_on_submit():
         try:
-            stats.rename(crew["id"], player_id, form.name.data)
-        except stats.NameTaken:
+            player_store.rename(crew["id"], player_id, form.name.data)
+        except player_store.NameTaken:
             form.name.errors.append(f"Another player of this crew is already called {form.name.data}.")
         else:
             flash(f"{player['name']} is now called {form.name.data}.")
@@ -110,10 +111,10 @@ def player_merge(token, player_id):
     crew, player = load_player(token, player_id)
     form = MergeForm().offer(crew_store.players(crew["id"]), player_id)
     if form.validate_on_submit():
-        other = stats.player(crew["id"], form.other.data)
+        other = player_store.player(crew["id"], form.other.data)
         try:
-            moved = stats.merge(crew["id"], player_id, other["id"])
-        except stats.SharedGame as shared:
+            moved = player_store.merge(crew["id"], player_id, other["id"])
+        except player_store.SharedGame as shared:
             form.other.errors.append(
                 f"{player['name']} and {other['name']} both played game {shared.game_id}, "
                 "so they are two people: nothing was merged."

@@ -62,17 +62,6 @@ def game_export_json(token, game_id):
     return _json(crew, f"game-{game_id}", game_id)
 
 
-def _parsed(raw):
-    """The JSON in an uploaded file. Text that cannot be stored (a lone surrogate such as
-    "\\ud800", which JSON allows and UTF-8 does not) is refused here, once for the whole file."""
-    data = json.loads(raw.decode("utf-8-sig"))
-    try:
-        json.dumps(data, ensure_ascii=False).encode("utf-8")
-    except UnicodeEncodeError:
-        raise crew_restore.RestoreError("The file holds text that is not proper Unicode.") from None
-    return data
-
-
 @bp.get("/restore")
 def restore_show():
     return render("history/restore.html", form=RestoreForm(), crew=None)
@@ -93,14 +82,13 @@ def restore_create():
         return render("history/restore.html", "restore_form", status=429, form=form, crew=None)
     if valid:
         try:
-            data = _parsed(form.file.data.read())
-            crew = crew_restore.restore(data)
-        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
-            form.file.errors.append("This file is not JSON: pick the .json export of a crew.")
+            crew = crew_restore.restore(form.file.data.read())
+        except crew_restore.NotJson as error:
+            form.file.errors.append(str(error))
         except crew_restore.RestoreError as error:
             form.file.errors.append(f"Nothing was restored. {error}")
         else:
-            games = sum(1 for _ in data["games"])
+            games = crew["games"]
             flash(f"{crew['name']} is restored with {games} game{'' if games == 1 else 's'}, "
                   "at a new link of its own. Bookmark it or show the QR code on the crew page.")
             return see_other(url_for("history.history_list", token=crew["token"]))

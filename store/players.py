@@ -1,0 +1,75 @@
+"""A crew's players as people: found by id, renamed, and two names of one person merged."""
+import sqlite3
+
+from . import get_db, write
+from .results import refresh_results
+
+
+class NameTaken(Exception):
+    """Another player of the crew already has this name (whatever its letter case)."""
+
+
+class SharedGame(Exception):
+    """Two players sat at the same game, so they cannot be one person."""
+
+    def __init__(self, game_id):
+        super().__init__(game_id)
+        self.game_id = game_id
+
+
+def player(crew_id, player_id):
+    """The crew's player, or None when the crew has no such player."""
+    rows = list(
+        get_db().query("SELECT * FROM players WHERE id = ? AND crew_id = ?", [player_id, crew_id])
+    )
+    return rows[0] if rows else None
+
+
+def rename(crew_id, player_id, name):
+    """Give the player a new name; NameTaken when another player of the crew has it."""
+    try:
+        with write() as db:
+            taken = list(
+                db.query(
+                    "SELECT 1 FROM players WHERE crew_id = ? AND name = ? COLLATE NOCASE AND id != ?",
+                    [crew_id, name, player_id],
+                )
+            )
+            if taken:
+                raise NameTaken()
+            db.execute(
+                "UPDATE players SET name = ? WHERE id = ? AND crew_id = ?", [name, player_id, crew_id]
+            )
+    except sqlite3.IntegrityError as error:  # the unique index, should a rename race this one
+        raise NameTaken() from error
+
+
+def merge(crew_id, keep_id, other_id):
+    """Move every seat of `other_id` to `keep_id` and drop the emptied player; SharedGame when
+    both sat at one game. Returns how many games moved."""
+    with write() as db:
+        both = list(
+            db.query(
+                """
+                SELECT kept.game_id FROM seats AS kept
+                JOIN seats AS other ON other.game_id = kept.game_id AND other.player_id = ?
+                WHERE kept.player_id = ? ORDER BY kept.game_id LIMIT 1
+                """,
+                [other_id, keep_id],
+            )
+        )
+        if both:
+            raise SharedGame(both[0]["game_id"])
+        owned = list(
+            db.query(
+                "SELECT count(*) AS n FROM players WHERE crew_id = ? AND id IN (?, ?)",
+                [crew_id, keep_id, other_id],
+            )
+        )
+        if owned[0]["n"] != 2:
+            raise LookupError("both players must belong to the crew")
+        games = [row[0] for row in db.execute("SELECT game_id FROM seats WHERE player_id = ?", [other_id])]
+        db.execute("UPDATE seats SET player_id = ? WHERE player_id = ?", [keep_id, other_id])
+        refresh_results(db, games)
+        db.execute("DELETE FROM players WHERE id = ? AND crew_id = ?", [other_id, crew_id])
+    return len(games)
