@@ -1,22 +1,43 @@
-"""One SQLite file: a connection per request, migrations at start, write transactions."""
+"""One SQLite file: a connection per worker thread, kept from request to request; migrations at
+start; write transactions."""
 import contextlib
 import datetime
 import os
 import sqlite3
+import threading
+import weakref
+from collections import OrderedDict
 
 import sqlite_utils
 from flask import current_app, g
+from sqlite_utils.db import dedupe_keys
 
 from .migrations import migrations
 
 BUSY_TIMEOUT_SECONDS = 10
+# Connections a thread keeps open at once (one per app and database file; a server has one, a
+# test run makes many apps one after another): the least recently used is closed beyond this.
+KEPT_PER_THREAD = 4
+
+
+class Database(sqlite_utils.Database):
+    """sqlite-utils, with a plain SELECT run as it is. sqlite-utils wraps every query in a
+    SAVEPOINT and a RELEASE, to roll back a statement that turns out not to return rows; a
+    SELECT always returns rows, so here that guard is two statements spent for nothing."""
+
+    def query(self, sql, params=None):
+        if sql.lstrip()[:6].upper() != "SELECT":
+            return super().query(sql, params)
+        cursor = self.conn.execute(sql, () if params is None else params)
+        keys = dedupe_keys(column[0] for column in cursor.description)
+        return (dict(zip(keys, row)) for row in cursor)
 
 
 def connect(path):
     """Open the database file with the pragmas every connection needs."""
     conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_SECONDS, check_same_thread=False)
     conn.row_factory = None
-    db = sqlite_utils.Database(conn)
+    db = Database(conn)
     db.execute("PRAGMA foreign_keys = ON")
     db.execute("PRAGMA synchronous = FULL")
     return db
@@ -43,17 +64,50 @@ def migrate(path):
         db.close()
 
 
+_threads = threading.local()
+
+
+def _thread_connection(app, path):
+    """This thread's connection to `app`'s database file, opened on first use and kept: the
+    schema is parsed once, SQLite's statement cache keeps the prepared statements, and closing
+    (a checkpoint each time) happens only when a thread has more apps open than it keeps."""
+    kept = getattr(_threads, "kept", None)
+    if kept is None:
+        kept = _threads.kept = OrderedDict()
+    key = (id(app), path)
+    found = kept.get(key)
+    if found is not None and found[0]() is app:
+        kept.move_to_end(key)
+        return found[1]
+    if found is not None:  # an app of the same id that is gone: its connection goes too
+        kept.pop(key)[1].close()
+    db = connect(path)
+    kept[key] = (weakref.ref(app), db)
+    while len(kept) > KEPT_PER_THREAD:
+        kept.popitem(last=False)[1][1].close()
+    return db
+
+
+def close_thread_connections():
+    """Close every connection this thread keeps (tests and tools that want the file let go)."""
+    kept = getattr(_threads, "kept", None) or {}
+    while kept:
+        kept.popitem()[1][1].close()
+
+
 def get_db():
-    """The request's connection, opened on first use."""
+    """The request's connection: this thread's, kept from request to request."""
     if "db" not in g:
-        g.db = connect(current_app.config["DATABASE"])
+        app = current_app._get_current_object()
+        g.db = _thread_connection(app, app.config["DATABASE"])
     return g.db
 
 
 def close_db(exc=None):
+    """The connection stays open for the thread's next request, never inside a transaction."""
     db = g.pop("db", None)
-    if db is not None:
-        db.close()
+    if db is not None and db.conn.in_transaction:
+        db.conn.rollback()
 
 
 @contextlib.contextmanager
