@@ -18,6 +18,18 @@ def game_version(game_id, db=None):
     return rows[0]["version"] if rows else None
 
 
+def live_state(token_hash, game_id, device):
+    """(version, seen) of a game behind a crew link, in one indexed read: the game's version and
+    when this phone's seat claim was last seen (None without one); None when the link has no
+    such game. Read from the file, so every worker process answers alike."""
+    return get_db().conn.execute(
+        "SELECT games.version, (SELECT seen FROM seat_claims WHERE seat_claims.game_id = games.id"
+        " AND seat_claims.device = ?) FROM crews JOIN games ON games.crew_id = crews.id"
+        " WHERE crews.token_hash = ? AND games.id = ?",
+        [device, token_hash, game_id],
+    ).fetchone()
+
+
 def bump(db, game_id):
     """Mark the game changed, so every phone following it fetches the new state."""
     db.execute("UPDATE games SET version = version + 1 WHERE id = ?", [game_id])
@@ -54,16 +66,19 @@ def leave(db, game_id, device):
         bump(db, game_id)
 
 
-def note_seen(game_id, device):
-    """Note that this phone is still at the table; a read decides, so polls rarely write."""
-    rows = list(
-        get_db().query(
-            "SELECT seen FROM seat_claims WHERE game_id = ? AND device = ?", [game_id, device]
+def note_seen(game_id, device, seen=...):
+    """Note that this phone is still at the table; a read decides (or `seen`, when the caller
+    read it already), so polls rarely write."""
+    if seen is ...:
+        rows = list(
+            get_db().query(
+                "SELECT seen FROM seat_claims WHERE game_id = ? AND device = ?", [game_id, device]
+            )
         )
-    )
-    if not rows:
+        seen = rows[0]["seen"] if rows else None
+    if seen is None:
         return
-    last = datetime.datetime.fromisoformat(rows[0]["seen"])
+    last = datetime.datetime.fromisoformat(seen)
     if datetime.datetime.now(datetime.timezone.utc) - last > SEEN_EVERY:
         with write() as db:
             db.execute(

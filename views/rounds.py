@@ -15,16 +15,25 @@ from table.rounds import Gone, Refused, Stale
 
 from .lookup import load_game
 from .render import see_other, wants_fragment
-from .viewer import device_id, viewer_for
+from .viewer import poll_unchanged, viewer_for
 
 bp = Blueprint("rounds", __name__, url_prefix="/c/<token>/games/<int:game_id>/rounds/<int:number>")
 
 
 @bp.url_value_preprocessor
 def load_round_context(endpoint, values):
-    """Load the crew, the game and this phone's place at it once per request."""
+    """Load the crew, the game and this phone's place at it once per request (a live poll first
+    asks whether anything changed, and loads them only when something did)."""
     g.token = values.pop("token")
-    g.crew, g.game = load_game(g.token, values.pop("game_id"))
+    game_id = values.pop("game_id")
+    if endpoint == "rounds.round_live":
+        g.game_id = game_id
+        return
+    _load(game_id)
+
+
+def _load(game_id):
+    g.crew, g.game = load_game(g.token, game_id)
     g.viewer = viewer_for(g.game)
 
 
@@ -132,13 +141,9 @@ def round_show(number):
 def round_live(number):
     """What changed since the version the phone shows: nothing (204), the display regions, or the
     whole round when it was saved or replaced. A phone's own controls are never in the answer."""
-    seat_store.note_seen(g.game["id"], device_id())
-    try:
-        shown = int(request.args.get("v", ""))
-    except ValueError:
-        shown = None
-    if shown == seat_store.game_version(g.game["id"]):
+    if poll_unchanged(g.token, g.game_id):
         return make_response("", 204)
+    _load(g.game_id)
     view = _view(number, _tab_arg())
     me = request.args.get("me")
     if me is not None and str(g.viewer.seat) != me:
