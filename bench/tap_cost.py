@@ -23,6 +23,7 @@ sys.path[:0] = [str(REPO), str(REPO / "tests")]
 import flask  # noqa: E402
 
 import store  # noqa: E402
+import store.limits  # noqa: E402
 from app import create_app  # noqa: E402
 from support.table import Table  # noqa: E402
 
@@ -32,7 +33,9 @@ LIMITS = {"tap": (10, 10), "save": (15, None), "poll 204": (3, 3)}
 
 
 class Statements:
-    """Every statement any app connection runs, while `on`."""
+    """Every statement any app connection runs (the database's and the guess counters'), while
+    `on`. A trigger's statements are traced too: a statement that fires a trigger shows once
+    more for each statement of the trigger."""
 
     def __init__(self):
         self.on = False
@@ -51,6 +54,14 @@ class Statements:
             return db
 
         store.connect = traced
+        open_counters = store.limits._connect
+
+        def traced_counters(path):
+            conn = open_counters(path)
+            conn.set_trace_callback(self)
+            return conn
+
+        store.limits._connect = traced_counters
 
     def count(self, call):
         self.seen = []

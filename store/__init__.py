@@ -67,10 +67,11 @@ def migrate(path):
 _threads = threading.local()
 
 
-def _thread_connection(app, path):
-    """This thread's connection to `app`'s database file, opened on first use and kept: the
-    schema is parsed once, SQLite's statement cache keeps the prepared statements, and closing
-    (a checkpoint each time) happens only when a thread has more apps open than it keeps."""
+def thread_connection(app, path, opener=None):
+    """This thread's connection to `app`'s database file at `path` (opened by `opener`, default
+    `connect`), opened on first use and kept: the schema is parsed once, SQLite's statement cache
+    keeps the prepared statements, and closing (a checkpoint each time) happens only when a
+    thread has more apps open than it keeps."""
     kept = getattr(_threads, "kept", None)
     if kept is None:
         kept = _threads.kept = OrderedDict()
@@ -81,7 +82,7 @@ def _thread_connection(app, path):
         return found[1]
     if found is not None:  # an app of the same id that is gone: its connection goes too
         kept.pop(key)[1].close()
-    db = connect(path)
+    db = (opener or connect)(path)
     kept[key] = (weakref.ref(app), db)
     while len(kept) > KEPT_PER_THREAD:
         kept.popitem(last=False)[1][1].close()
@@ -99,7 +100,7 @@ def get_db():
     """The request's connection: this thread's, kept from request to request."""
     if "db" not in g:
         app = current_app._get_current_object()
-        g.db = _thread_connection(app, app.config["DATABASE"])
+        g.db = thread_connection(app, app.config["DATABASE"])
     return g.db
 
 
