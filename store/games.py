@@ -1,4 +1,6 @@
 """Games, their seats, and the cached verdict on who won."""
+import json
+
 from . import get_db, now, write
 from .crews import player_ids_for_names
 
@@ -24,20 +26,23 @@ def create_game(crew_id, names, first_dealer, rules, rematch_of=None):
 
 
 def game(crew_id, game_id):
-    """The game with its seated players' names, or None when the crew has no such game."""
-    db = get_db()
-    rows = list(db.query("SELECT * FROM games WHERE id = ? AND crew_id = ?", [game_id, crew_id]))
+    """The game with its seated players' names and its seat claims (seat -> claim row, the
+    seats phones hold), or None when the crew has no such game. One statement: the names and
+    claims come as JSON objects keyed by seat, so their order needs no promise from SQLite."""
+    rows = list(get_db().query(
+        "SELECT games.*,"
+        " (SELECT json_group_object(seats.seat, players.name) FROM seats"
+        "  JOIN players ON players.id = seats.player_id WHERE seats.game_id = games.id) AS _names,"
+        " (SELECT json_group_object(seat, json_object('game_id', game_id, 'seat', seat,"
+        "  'device', device, 'claimed', claimed, 'seen', seen)) FROM seat_claims"
+        "  WHERE seat_claims.game_id = games.id) AS _claims"
+        " FROM games WHERE id = ? AND crew_id = ?", [game_id, crew_id]))
     if not rows:
         return None
     found = rows[0]
-    found["names"] = [
-        row["name"]
-        for row in db.query(
-            "SELECT players.name FROM seats JOIN players ON players.id = seats.player_id"
-            " WHERE seats.game_id = ? ORDER BY seats.seat",
-            [game_id],
-        )
-    ]
+    names = json.loads(found.pop("_names") or "{}")
+    found["names"] = [names[seat] for seat in sorted(names, key=int)]
+    found["claims"] = {int(seat): claim for seat, claim in json.loads(found.pop("_claims") or "{}").items()}
     found["winners"] = [int(s) for s in (found["winner_seats"] or "").split(",") if s]
     return found
 

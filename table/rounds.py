@@ -315,8 +315,11 @@ def _edit_hand(game, viewer, number, seat, change, based_on=None, with_entry=Fal
         new = after["hands"][seat]
         changed = {key: new[key] for key in ("mode", "target", "won", "counts") if hand[key] != new[key]}
         if changed:
-            round_store.set_hand(db, entry["id"], seat, entered_by=viewer.device, **changed)
-            after = round_store.lock_open(db, entry["id"])
+            hand_version, after["version"], after["live_version"] = round_store.set_hand(
+                db, entry["id"], seat, entered_by=viewer.device, **changed)
+            # The hand as stored now, without reading it back: as set_hand wrote it.
+            new.update(version=hand_version, done=None, entered_by=viewer.device,
+                       counts={rank: n for rank, n in new["counts"].items() if n})
     return after, after_problems
 
 

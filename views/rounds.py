@@ -65,7 +65,7 @@ def _context(view, **extra):
         "names": view.names, "suit_symbols": SUIT_SYMBOLS, "bid_numbers": range(1, MAX_BID + 1),
         "round_url": url_for("rounds.round_show", number=entry["number"]),
         # The version after this request's own change, so the poll does not fetch it again.
-        "live_version": seat_store.game_version(g.game["id"]),
+        "live_version": entry.get("live_version") or seat_store.game_version(g.game["id"]),
         **extra,
     }
 
