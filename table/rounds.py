@@ -5,7 +5,6 @@ change locks the round in one write transaction, lets the rule engine judge the 
 create, and writes only if the engine accepts it. Taps say the state they want ("7♣ in Ben's pile:
 yes", "Kings in Ann's pile: 3"), never a step, so a tap sent twice changes nothing the second time.
 """
-import copy
 from dataclasses import dataclass, field
 
 from scoring import DECK, RANKS, Bid, Problem, first_bidder_seat, legal_call_error, quick_from_exact
@@ -302,14 +301,13 @@ def _edit_hand(game, viewer, number, seat, change, based_on=None, with_entry=Fal
         if (based_on is not None and hand["version"] > based_on
                 and hand["entered_by"] not in (None, viewer.device)):
             raise Stale(f"{names[seat]}’s hand was changed on another phone: this is what is stored now.")
-        after = copy.deepcopy(entry)
+        after = _copy(entry)
         if with_entry:
             change(after["hands"][seat], after)
         else:
             change(after["hands"][seat])
-        before_problems = round_problems(entry, names)
         after_problems = round_problems(after, names)
-        refused = _refusal(entry, before_problems, after_problems, seat, hidden, names)
+        refused = _refusal(entry, after_problems, seat, hidden, names)
         if refused:
             raise Refused(refused)
         new = after["hands"][seat]
@@ -323,14 +321,23 @@ def _edit_hand(game, viewer, number, seat, change, based_on=None, with_entry=Fal
     return after, after_problems
 
 
-def _refusal(before, before_problems, after_problems, seat, hidden, names):
+def _copy(entry):
+    """The round with copies of its hands (and of their piles), for a change to try out."""
+    return {**entry, "hands": [{**hand, "won": list(hand["won"]), "counts": dict(hand["counts"])}
+                               for hand in entry["hands"]]}
+
+
+def _refusal(before, after_problems, seat, hidden, names):
     """The engine's reason to refuse a tap, or None.
 
     A card already in another pile or used as a target cannot be taken twice, and no pile holds
     five of a rank. Counts of a rank across the table are only reported, since a table fixing a
-    mistake moves counts in any order.
+    mistake moves counts in any order. (The round as it was is checked only when the change
+    would create such a problem, to tell a new one from one already there.)
     """
-    old = {problem.message for problem in before_problems}
+    if not any(problem.kind in REFUSED_ON_TAP for problem in after_problems):
+        return None
+    old = {problem.message for problem in round_problems(before, names)}
     for problem in after_problems:
         if problem.message in old or problem.kind not in REFUSED_ON_TAP:
             continue
