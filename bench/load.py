@@ -277,10 +277,12 @@ async def drive(tables, static, port, hello_port, args, record, pids):
     running = [asyncio.create_task(task) for task in tasks]
     await asyncio.sleep(args.warm_up)
     record.counting = True
-    cpu_before, started = cpu_seconds(pids), time.monotonic()
+    cpu_before, started, mine = cpu_seconds(pids), time.monotonic(), time.process_time()
     await asyncio.sleep(args.seconds)
     cpu = cpu_seconds(pids) - cpu_before
     measured = time.monotonic() - started
+    record.client_cpu = time.process_time() - mine
+    record.load = os.getloadavg()[0]
     record.counting = False
     stop.set()
     done, pending = await asyncio.wait(running, timeout=TIMEOUT + args.poll + 5)
@@ -320,7 +322,9 @@ def report(entering, idle, args, record, measured, cpu, stuck, set_up_seconds):
     print(f"\n== {entering} entering tables, {idle} idle tables: {phones} phones on keep-alive connections, "
           f"{args.workers} worker process(es) × {args.threads} threads (set-up {set_up_seconds:.0f} s)")
     print(f"measured {measured:.1f} s: {total} requests, {total / measured:.0f} a second; "
-          f"server CPU {100 * cpu / measured:.0f} % of one core (machine: {os.cpu_count()} cores)")
+          f"server CPU {100 * cpu / measured:.0f} % of one core, this load generator "
+          f"{100 * record.client_cpu / measured:.0f} % (machine: {os.cpu_count()} cores, "
+          f"load average {record.load:.1f})")
     print(f"{'kind':<13}{'count':>7}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}")
     for kind in KINDS:
         values = record.seconds.get(kind, [])
