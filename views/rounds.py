@@ -11,7 +11,9 @@ from forms import BidForm, CardTapForm, CountTapForm, DoneForm, ModeForm, SaveFo
 from scoring import MAX_BID, PLAYERS, SUIT_SYMBOLS, CardError, GameError, parse_card, parse_rank
 from store import seats as seat_store
 from table import rounds as service
-from table.rounds import Gone, Refused, Stale
+from table import taps
+from table.rounds import Gone, Refused
+from table.taps import Stale
 
 from .lookup import load_game
 from .render import see_other, wants_fragment
@@ -222,7 +224,7 @@ def card_update(number, seat, code):
     except CardError as error:
         return _refused(number, _seat(seat), str(error), {"kind": "none"}, 422)
     control = {"kind": "card", "code": code, "slot": f"suit-{code[-1]}"}
-    return _tap(number, seat, CardTapForm(), lambda form: service.set_card(
+    return _tap(number, seat, CardTapForm(), lambda form: taps.set_card(
         g.game, g.viewer, number, seat, code, form.held.data, form.based_on.data), control)
 
 
@@ -234,7 +236,7 @@ def count_update(number, seat, rank):
     except CardError as error:
         return _refused(number, _seat(seat), str(error), {"kind": "none"}, 422)
     control = {"kind": "rank", "rank": rank, "slot": f"rank-{rank}"}
-    return _tap(number, seat, CountTapForm(), lambda form: service.set_count(
+    return _tap(number, seat, CountTapForm(), lambda form: taps.set_count(
         g.game, g.viewer, number, seat, rank, form.count.data, form.based_on.data), control)
 
 
@@ -245,37 +247,36 @@ def target_update(number, seat):
     control = {"kind": "target", "slot": "target"}
     if form.validate_on_submit() and form.card() is None:
         return make_response("", 204)  # a rank without a suit yet: nothing to save
-    return _tap(number, seat, form, lambda form: service.set_target(
+    return _tap(number, seat, form, lambda form: taps.set_target(
         g.game, g.viewer, number, seat, parse_card(form.card()).code, form.based_on.data), control)
 
 
 @bp.post("/hands/<int:seat>/mode")
 def mode_update(number, seat):
     """Quick or exact entry for this one hand."""
-    seat = _seat(seat)
     form = ModeForm()
     if not form.validate_on_submit():
-        return _refused(number, seat, _first_error(form), {"kind": "none", "slot": "mode"}, 422)
-    try:
-        entry, problems = service.set_hand_mode(g.game, g.viewer, number, seat, form.mode.data)
-    except Gone:
-        return _not_open(number)
-    except Refused as refused:
-        return _refused(number, seat, refused.message, {"kind": "none", "slot": "mode"}, refused.status)
-    view = service.round_view(g.game, entry, g.viewer, seat, problems)
-    return _regions(view, "_tabs", "_check", "_hand")
+        return _refused(number, _seat(seat), _first_error(form), {"kind": "none", "slot": "mode"}, 422)
+    return _hand_change(number, seat, "mode", lambda: taps.set_hand_mode(
+        g.game, g.viewer, number, seat, form.mode.data))
 
 
 @bp.post("/hands/<int:seat>/remaining")
 def remaining_create(number, seat):
     """Give this pile every card that nobody holds yet (exact entry)."""
+    return _hand_change(number, seat, "done", lambda: taps.give_remaining(g.game, g.viewer, number, seat))
+
+
+def _hand_change(number, seat, slot, apply):
+    """A change to a whole hand (its entry mode, the rest of the cards): the hand's controls are
+    drawn again with the tabs and the check; a refusal is said next to the `slot` control."""
     seat = _seat(seat)
     try:
-        entry, problems = service.give_remaining(g.game, g.viewer, number, seat)
+        entry, problems = apply()
     except Gone:
         return _not_open(number)
     except Refused as refused:
-        return _refused(number, seat, refused.message, {"kind": "none", "slot": "done"}, refused.status)
+        return _refused(number, seat, refused.message, {"kind": "none", "slot": slot}, refused.status)
     view = service.round_view(g.game, entry, g.viewer, seat, problems)
     return _regions(view, "_tabs", "_check", "_hand")
 
