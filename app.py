@@ -155,7 +155,7 @@ def create_app(test_config=None):
 
     @app.after_request
     def vary_on_htmx(response):
-        response.vary.add("HX-Request")
+        assets.add_vary(response, "HX-Request")
         return response
 
     app.add_template_filter(format_points, "points")

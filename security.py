@@ -40,8 +40,11 @@ HEADERS = {
 
 
 def add_security_headers(response):
+    # One pass over the headers already set (a poll's 204 has almost none), not one per name.
+    present = {name.lower() for name, _ in response.headers.items()}
     for name, value in HEADERS.items():
-        response.headers.setdefault(name, value)
+        if name.lower() not in present:
+            response.headers.add(name, value)
     # A crew's pages and exports are behind its link: no shared or back-button cache keeps them.
     if request.view_args and "token" in request.view_args:
         response.headers["Cache-Control"] = "no-store"
