@@ -155,7 +155,7 @@ def create_app(test_config=None):
 
     @app.after_request
     def vary_on_htmx(response):
-        response.vary.add("HX-Request")
+        assets.add_vary(response, "HX-Request")
         return response
 
     app.add_template_filter(format_points, "points")
@@ -177,14 +177,22 @@ def create_app(test_config=None):
 
 # Waitress on the open internet: idle and slow connections are cheap (poll, not select, which
 # stops at file number 1024), each is closed after CHANNEL_TIMEOUT seconds of silence, and a
-# body larger than the largest upload is refused before it is buffered. The connection limit
-# stays well under the usual limit of 1024 open files per process.
+# body larger than the largest upload is refused before it is buffered. A phone keeps its
+# connection open between polls (keep-alive), so the connection limit is counted in phones:
+# 2,000 holds 1,000 phones with a second connection each; the start raises the process's limit
+# of open files to fit (see `open_files_for`). Threads only wait on the disk and on each
+# other's write lock; more of them do not add CPU (one process runs Python on one core at a
+# time): ORCHARD_WORKERS processes do.
 SERVE_DEFAULTS = {
     "ORCHARD_THREADS": 8,
-    "ORCHARD_CONNECTION_LIMIT": 500,
+    "ORCHARD_CONNECTION_LIMIT": 2000,
     "ORCHARD_CHANNEL_TIMEOUT": 20,
     "ORCHARD_CLEANUP_INTERVAL": 5,
+    "ORCHARD_WORKERS": 1,
 }
+# Files a process needs besides its connections: the database, its WAL and index, the guess
+# counters, logs, the listening socket.
+SPARE_FILES = 64
 PROXY_HEADERS = {"x-forwarded-for", "x-forwarded-proto", "x-forwarded-host"}
 
 
@@ -205,6 +213,7 @@ def serve_settings(environ):
         "channel_timeout": numbers["ORCHARD_CHANNEL_TIMEOUT"],
         "cleanup_interval": numbers["ORCHARD_CLEANUP_INTERVAL"],
         "asyncore_use_poll": True,
+        "backlog": 2048,  # phones that all reconnect at once (a server restart) wait, not fail
         "max_request_body_size": security.RESTORE_BODY_MAX,
         "max_request_header_size": 64 * 1024,
         "clear_untrusted_proxy_headers": True,
@@ -218,11 +227,67 @@ def serve_settings(environ):
     return settings
 
 
+def worker_count(environ):
+    """ORCHARD_WORKERS: how many server processes share the port (default 1)."""
+    raw = environ.get("ORCHARD_WORKERS", "1").strip()
+    if not raw.isdigit() or int(raw) < 1:
+        raise SystemExit(f"ORCHARD_WORKERS must be a whole number above 0, not {raw[:40]!r}.")
+    return int(raw)
+
+
+def open_files_for(connection_limit):
+    """Raise this process's limit of open files (up to the hard limit the system allows) to fit
+    `connection_limit` connections; a limit that cannot fit them stops the start with a sentence."""
+    import resource
+
+    needed = connection_limit + SPARE_FILES
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < needed:
+        if hard != resource.RLIM_INFINITY and hard < needed:
+            raise SystemExit(
+                f"ORCHARD_CONNECTION_LIMIT {connection_limit} needs {needed} open files, and this system "
+                f"allows a process {hard}: lower ORCHARD_CONNECTION_LIMIT or raise the limit (ulimit -Hn).")
+        resource.setrlimit(resource.RLIMIT_NOFILE, (needed, hard))
+
+
+def serve_workers(application, settings, workers):
+    """Serve with `workers` processes accepting on one listening socket (forked after the app is
+    built, before any request opens a database connection). Each process keeps its own threads
+    and connections to the one SQLite file in WAL mode; the guess limits are counted in a file
+    they share. A worker ends with the first process (Linux: parent-death signal)."""
+    import ctypes
+    import signal
+    import socket
+
+    from waitress import serve
+
+    listener = socket.create_server((settings.pop("host"), settings.pop("port")), backlog=settings["backlog"])
+    settings["sockets"] = [listener]
+    children = []
+    for _ in range(workers - 1):
+        pid = os.fork()
+        if pid == 0:
+            ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+            serve(application, **settings)
+            os._exit(0)
+        children.append(pid)
+
+    def stop(signum, frame):
+        for child in children:
+            os.kill(child, signal.SIGTERM)
+        raise SystemExit(0)
+
+    signal.signal(signal.SIGTERM, stop)
+    serve(application, **settings)
+
+
 if __name__ == "__main__":
     from waitress import serve
 
     os.umask(0o077)  # whatever the server writes (database, backups, key) is the owner's alone
     settings = serve_settings(os.environ)
+    workers = worker_count(os.environ)
+    open_files_for(settings["connection_limit"])
     try:
         application = create_app()
         rolling_backup(application.config["DATABASE"])
@@ -239,4 +304,7 @@ if __name__ == "__main__":
     if not address.this_device_only:
         application.config["LAN_URL"] = address.url
     print(startup_message(address, application.config["PUBLIC_URL"]), flush=True)
-    serve(application, **settings)
+    if workers > 1:
+        serve_workers(application, settings, workers)
+    else:
+        serve(application, **settings)

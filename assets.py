@@ -36,13 +36,23 @@ def init_app(app):
         return gzip_response(response)
 
 
+def add_vary(response, name):
+    """Add `name` to the response's Vary header (as `response.vary.add` does, without parsing
+    the header into a set and writing it back on every answer)."""
+    current = response.headers.get("Vary")
+    if not current:
+        response.headers["Vary"] = name
+    elif name.lower() not in {part.strip().lower() for part in current.split(",")}:
+        response.headers["Vary"] = f"{current}, {name}"
+
+
 def accepts_gzip():
     return "gzip" in request.headers.get("Accept-Encoding", "").lower()
 
 
 def gzip_response(response):
     """Compress a text response when the client accepts gzip."""
-    response.vary.add("Accept-Encoding")
+    add_vary(response, "Accept-Encoding")
     if (
         not accepts_gzip()
         or response.status_code < 200

@@ -1,14 +1,14 @@
 """Keeping pages safe on the open internet: response headers, a limit on guessing crew links,
 and the optional passphrase for starting crews."""
+import functools
 import hmac
 import os
 from urllib.parse import urlsplit
 
 from flask import abort, current_app, request
-from flask_limiter import Limiter
-from flask_limiter.util import get_remote_address
-from limits import parse
+from limits import parse as parse_limit
 
+from store.limits import SharedCounter, limits_path
 from views.render import render_error
 
 # Every form here is a few short fields; a restore upload is one crew's JSON export.
@@ -40,8 +40,11 @@ HEADERS = {
 
 
 def add_security_headers(response):
+    # One pass over the headers already set (a poll's 204 has almost none), not one per name.
+    present = {name.lower() for name, _ in response.headers.items()}
     for name, value in HEADERS.items():
-        response.headers.setdefault(name, value)
+        if name.lower() not in present:
+            response.headers.add(name, value)
     # A crew's pages and exports are behind its link: no shared or back-button cache keeps them.
     if request.view_args and "token" in request.view_args:
         response.headers["Cache-Control"] = "no-store"
@@ -76,10 +79,35 @@ def refuse_json_bodies():
         abort(415)
 
 
-def _counts_as_guess(response):
+parse = functools.lru_cache(maxsize=64)(parse_limit)  # "30 per minute" -> amount and seconds
+
+# Files that are the same for everyone reveal nothing about crews: no need to look at the count.
+UNGUARDED_ENDPOINTS = {"static", "static_files.htmx_js"}
+
+
+def _address():
+    return request.remote_addr or "127.0.0.1"
+
+
+def refuse_guessers(endpoint, values):
+    """An address that got GUESS_LIMIT not-found answers this minute gets 429 for anything
+    else this minute: before any view (or blueprint) looks a link up, so a valid link and a
+    wrong one answer alike."""
+    if endpoint in UNGUARDED_ENDPOINTS:
+        return
+    limit = parse(current_app.config["GUESS_LIMIT"])
+    counter = current_app.extensions["orchard_limits"]
+    if counter.count("GUESS_LIMIT", _address(), limit.get_expiry()) >= limit.amount:
+        abort(429)
+
+
+def count_guesses(response):
     """Only answers that found nothing count towards the limit: phones polling a real crew
     every few seconds never run into it."""
-    return response.status_code == 404
+    if response.status_code == 404:
+        limit = parse(current_app.config["GUESS_LIMIT"])
+        current_app.extensions["orchard_limits"].hit("GUESS_LIMIT", _address(), limit.get_expiry())
+    return response
 
 
 def passphrase_refusal(typed):
@@ -111,10 +139,10 @@ def _allowance(setting, test_only=False):
     """Count one against this address's allowance named by a config setting ("10 per hour"),
     or only look; False once it is used up."""
     limit = parse(current_app.config[setting])
-    counter = current_app.extensions["orchard_limiter"].limiter
+    counter = current_app.extensions["orchard_limits"]
     if test_only:
-        return counter.test(limit, setting, get_remote_address())
-    return counter.hit(limit, setting, get_remote_address())
+        return counter.count(setting, _address(), limit.get_expiry()) < limit.amount
+    return counter.hit(setting, _address(), limit.get_expiry()) <= limit.amount
 
 
 def too_many_guesses(error):
@@ -124,7 +152,8 @@ def too_many_guesses(error):
 def init_app(app):
     if app.config["MAX_CONTENT_LENGTH"] is None:  # Flask's default is no limit at all
         app.config["MAX_CONTENT_LENGTH"] = FORM_BODY_MAX
-    app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
+    # The counters every worker process on this database shares (see store/limits.py).
+    app.config.setdefault("LIMITS_DATABASE", limits_path(app.config["DATABASE"]))
     app.config.setdefault("GUESS_LIMIT", "30 per minute")
     app.config.setdefault("PASSPHRASE_LIMIT", "10 per 10 minutes")
     app.config.setdefault("CREW_LIMIT", os.environ.get("ORCHARD_CREW_LIMIT") or "30 per hour")
@@ -132,11 +161,8 @@ def init_app(app):
     app.before_request(limit_request_body)
     app.before_request(refuse_json_bodies)
     # One counter per address across every page, so guessing many different links adds up.
-    app.extensions["orchard_limiter"] = Limiter(
-        get_remote_address,
-        app=app,
-        application_limits=[lambda: current_app.config["GUESS_LIMIT"]],
-        application_limits_deduct_when=_counts_as_guess,
-    )
+    app.extensions["orchard_limits"] = SharedCounter(app, app.config["LIMITS_DATABASE"])
+    app.url_value_preprocessor(refuse_guessers)
+    app.after_request(count_guesses)
     app.register_error_handler(429, too_many_guesses)
     app.register_error_handler(413, too_large)

@@ -1,5 +1,7 @@
 """Games: started with their seats, the engine's cached verdict on who won, the live version
 phones follow, abandoned and taken up again."""
+import json
+
 from . import get_db, now, write
 from .crews import player_ids_for_names
 from .lists import AMONG, listed
@@ -27,19 +29,25 @@ def create_game(crew_id, names, first_dealer, rules, rematch_of=None):
 
 
 def game(crew_id, game_id):
-    """The game with its seated players' names, or None when the crew has no such game."""
-    db = get_db()
-    rows = list(db.query("SELECT * FROM games WHERE id = ? AND crew_id = ?", [game_id, crew_id]))
+    """The game with its seated players' names and its seat claims (seat -> claim row, the
+    seats phones hold), or None when the crew has no such game. One statement: the names and
+    claims come as JSON objects keyed by seat, so their order needs no promise from SQLite."""
+    rows = list(get_db().query(
+        "SELECT games.*,"
+        " (SELECT json_group_object(seats.seat, players.name) FROM seats"
+        "  JOIN players ON players.id = seats.player_id WHERE seats.game_id = games.id) AS _names,"
+        " (SELECT json_group_object(seat, json_object('game_id', game_id, 'seat', seat,"
+        "  'device', device, 'claimed', claimed, 'seen', seen)) FROM seat_claims"
+        "  WHERE seat_claims.game_id = games.id) AS _claims,"
+        " (SELECT json_group_array(seat) FROM seats WHERE seats.game_id = games.id AND seats.won) AS _winners"
+        " FROM games WHERE id = ? AND crew_id = ?", [game_id, crew_id]))
     if not rows:
         return None
     found = rows[0]
-    seats = list(db.query(
-        "SELECT players.name, seats.seat, seats.won FROM seats JOIN players ON players.id = seats.player_id"
-        " WHERE seats.game_id = ? ORDER BY seats.seat",
-        [game_id],
-    ))
-    found["names"] = [row["name"] for row in seats]
-    found["winners"] = [row["seat"] for row in seats if row["won"]]
+    names = json.loads(found.pop("_names") or "{}")
+    found["names"] = [names[seat] for seat in sorted(names, key=int)]
+    found["claims"] = {int(seat): claim for seat, claim in json.loads(found.pop("_claims") or "{}").items()}
+    found["winners"] = sorted(json.loads(found.pop("_winners")))
     return found
 
 
@@ -97,9 +105,22 @@ def game_version(game_id, db=None):
     return rows[0]["version"] if rows else None
 
 
+def live_state(token_hash, game_id, device):
+    """(version, seen) of a game behind a crew link, in one indexed read: the game's version and
+    when this phone's seat claim was last seen (None without one); None when the link has no
+    such game. Read from the file, so every worker process answers alike."""
+    return get_db().conn.execute(
+        "SELECT games.version, (SELECT seen FROM seat_claims WHERE seat_claims.game_id = games.id"
+        " AND seat_claims.device = ?) FROM crews JOIN games ON games.crew_id = crews.id"
+        " WHERE crews.token_hash = ? AND games.id = ?",
+        [device, token_hash, game_id],
+    ).fetchone()
+
+
 def bump(db, game_id):
-    """Mark the game changed, so every phone following it fetches the new state."""
-    db.execute("UPDATE games SET version = version + 1 WHERE id = ?", [game_id])
+    """Mark the game changed, so every phone following it fetches the new state; returns its new
+    version."""
+    return db.execute("UPDATE games SET version = version + 1 WHERE id = ? RETURNING version", [game_id]).fetchall()[0][0]
 
 
 # --- Abandon and resume ----------------------------------------------------------------------

@@ -55,23 +55,27 @@ def _hands(db, round_id, round_mode):
     return [hand_from_row(row, round_mode) for row in rows]
 
 
-def load(round_id, db=None):
-    """One round revision with its four hands, or None."""
-    db = db or get_db()
-    rows = list(db.query("SELECT * FROM rounds WHERE id = ?", [round_id]))
+# A round revision, and whether it corrects a saved one, in one statement.
+ROUND_SELECT = (
+    "SELECT rounds.*, rounds.status = 'entering' AND EXISTS (SELECT 1 FROM rounds AS saved"
+    " WHERE saved.game_id = rounds.game_id AND saved.number = rounds.number"
+    " AND saved.status = 'scored') AS is_correction FROM rounds"
+)
+
+
+def _with_hands(db, rows):
     if not rows:
         return None
     found = rows[0]
-    found["hands"] = _hands(db, round_id, found["mode"])
-    found["is_correction"] = found["status"] == OPEN and bool(
-        list(
-            db.query(
-                "SELECT 1 FROM rounds WHERE game_id = ? AND number = ? AND status = 'scored'",
-                [found["game_id"], found["number"]],
-            )
-        )
-    )
+    found["is_correction"] = bool(found["is_correction"])
+    found["hands"] = _hands(db, found["id"], found["mode"])
     return found
+
+
+def load(round_id, db=None):
+    """One round revision with its four hands, or None."""
+    db = db or get_db()
+    return _with_hands(db, list(db.query(ROUND_SELECT + " WHERE rounds.id = ?", [round_id])))
 
 
 def for_number(game_id, number, db=None):
@@ -241,11 +245,13 @@ def lock_open(db, round_id, version=None):
 
 
 def touch(db, round_id):
-    """Mark the round, and so its game, changed: phones following the game fetch it again."""
-    [(game_id,)] = db.execute(
-        "UPDATE rounds SET version = version + 1, updated = ? WHERE id = ? RETURNING game_id", [now(), round_id]
-    ).fetchall()
-    bump(db, game_id)
+    """Mark the round, and so its game, changed: phones following the game fetch it again.
+    Returns (the round's new version, the game's new version)."""
+    game_id, version = db.execute(
+        "UPDATE rounds SET version = version + 1, updated = ? WHERE id = ? RETURNING game_id, version",
+        [now(), round_id],
+    ).fetchall()[0]
+    return version, bump(db, game_id)
 
 
 def set_bid(db, round_id, seat, number, suit):
@@ -269,7 +275,8 @@ def record_redeal(db, round_id, dealer, by=None):
 
 def set_hand(db, round_id, seat, *, mode=..., target=..., won=..., counts=..., entered_by=...):
     """Update the given fields of one hand (ellipsis means leave as it is); a changed hand is
-    no longer marked as all in, and counts one more change."""
+    no longer marked as all in, and counts one more change. Returns (the hand's new version,
+    the round's, the game's), or None when nothing was given to change."""
     fields = {"done": None}
     if entered_by is not ...:
         fields["entered_by"] = entered_by
@@ -283,11 +290,13 @@ def set_hand(db, round_id, seat, *, mode=..., target=..., won=..., counts=..., e
         fields["counts"] = json.dumps({rank: n for rank, n in counts.items() if n}) if counts else None
     if len(fields) > 1:
         assignments = ", ".join(f"{name} = ?" for name in fields)
-        db.execute(
-            f"UPDATE hands SET {assignments}, version = version + 1 WHERE round_id = ? AND seat = ?",
+        hand_version = db.execute(
+            f"UPDATE hands SET {assignments}, version = version + 1 WHERE round_id = ? AND seat = ?"
+            " RETURNING version",
             [*fields.values(), round_id, seat],
-        )
-        touch(db, round_id)
+        ).fetchall()[0][0]
+        return (hand_version, *touch(db, round_id))
+    return None
 
 
 def mark_done(db, round_id, seat, done):
@@ -333,8 +342,11 @@ def set_status(db, round_id, status, action, by=None):
 
 
 def lock_open_number(db, game_id, number):
-    """The open revision of a round number, re-read inside the write transaction."""
-    round_id = open_number(db, game_id, number)
-    if round_id is None:
+    """The open revision of a round number, re-read inside the write transaction (two
+    statements: the round, its hands)."""
+    found = _with_hands(db, list(db.query(
+        ROUND_SELECT + " WHERE rounds.game_id = ? AND rounds.number = ? AND rounds.status = 'entering'",
+        [game_id, number])))
+    if found is None:
         raise RoundConflict()
-    return lock_open(db, round_id)
+    return found

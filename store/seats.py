@@ -46,16 +46,19 @@ def leave(db, game_id, device):
         bump(db, game_id)
 
 
-def note_seen(game_id, device):
-    """Note that this phone is still at the table; a read decides, so polls rarely write."""
-    rows = list(
-        get_db().query(
-            "SELECT seen FROM seat_claims WHERE game_id = ? AND device = ?", [game_id, device]
+def note_seen(game_id, device, seen=...):
+    """Note that this phone is still at the table; a read decides (or `seen`, when the caller
+    read it already), so polls rarely write."""
+    if seen is ...:
+        rows = list(
+            get_db().query(
+                "SELECT seen FROM seat_claims WHERE game_id = ? AND device = ?", [game_id, device]
+            )
         )
-    )
-    if not rows:
+        seen = rows[0]["seen"] if rows else None
+    if seen is None:
         return
-    last = datetime.datetime.fromisoformat(rows[0]["seen"])
+    last = datetime.datetime.fromisoformat(seen)
     if datetime.datetime.now(datetime.timezone.utc) - last > SEEN_EVERY:
         with write() as db:
             db.execute(

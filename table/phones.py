@@ -37,7 +37,7 @@ class Viewer:
 
 
 def viewer_for(game, device):
-    """This phone as the table sees it in `game`."""
-    claims = seat_store.claims(game["id"])
+    """This phone as the table sees it in `game` (its claims as loaded with it, if they were)."""
+    claims = game["claims"] if "claims" in game else seat_store.claims(game["id"])
     seat = next((s for s, claim in claims.items() if claim["device"] == device), None)
     return Viewer(device, seat, claims)

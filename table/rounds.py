@@ -1,24 +1,21 @@
-"""The round service: everything a phone does to a round, and what one phone sees of it.
+"""The round service: what one phone sees of a round, and the round's life as a whole (bid,
+redeal, "all in", save, correction, undo, sign-off). Taps on one hand are in `table.taps`.
 
 A view parses the form, calls one function here, and renders the `RoundView` it gets back. Each
 change locks the round in one write transaction, lets the rule engine judge the state it would
-create, and writes only if the engine accepts it. Taps say the state they want ("7♣ in Ben's pile:
-yes", "Kings in Ann's pile: 3"), never a step, so a tap sent twice changes nothing the second time.
+create, and writes only if the engine accepts it.
 """
-import copy
 from dataclasses import dataclass, field
 
-from scoring import DECK, RANKS, Bid, Problem, first_bidder_seat, legal_call_error, quick_from_exact
+from scoring import DECK, RANKS, Bid, Problem, first_bidder_seat, legal_call_error
 from store import rounds as round_store
 from store import games as game_store
 from store import seats as seat_store
 from store import write
-from store.rounds import RoundConflict, engine_hand, hand_score, round_problems
+from store.rounds import RoundConflict, hand_score, round_problems
 
 from .games import dealer_for, game_standing, house_rules
 
-# Problems a tap may not create: the deck has each card once and four of each rank.
-REFUSED_ON_TAP = {"duplicate", "target-in-pile", "too-many-of-rank", "bad-count"}
 # Problems that only say the round is not finished yet: a neutral to-do list until a save is tried.
 STILL_TO_DO = {"missing-bid", "missing-target", "missing-cards", "wrong-total", "not-whole-tricks",
                "not-complete"}
@@ -31,10 +28,6 @@ class Refused(Exception):
         super().__init__(message)
         self.message = message
         self.status = status
-
-
-class Stale(Refused):
-    """A tap made on an old view of a hand that another phone has changed since."""
 
 
 Gone = RoundConflict  # the round is no longer open for entry: saved, or changed on another phone
@@ -224,132 +217,6 @@ def remaining_cards(entry):
 def shown_revision(game, number):
     """The revision a page shows for a round number, or None when the game has no such round."""
     return round_store.for_number(game["id"], number)
-
-
-# --- Taps on a hand -----------------------------------------------------------------------------
-
-def set_card(game, viewer, number, seat, code, held, based_on=None):
-    """Card `code` is in this hand's won pile (`held`) or not."""
-
-    def change(hand):
-        if hand["mode"] != "exact":
-            raise Refused(f"{game['names'][seat]}'s hand is entered by rank: switch it to exact entry first.")
-        if held and code not in hand["won"]:
-            hand["won"].append(code)
-        elif not held and code in hand["won"]:
-            hand["won"].remove(code)
-
-    return _edit_hand(game, viewer, number, seat, change, based_on)
-
-
-def set_count(game, viewer, number, seat, rank, count, based_on=None):
-    """This hand won `count` cards of `rank` (quick entry)."""
-
-    def change(hand):
-        if hand["mode"] != "quick":
-            raise Refused(f"{game['names'][seat]}'s hand is entered card by card: switch it to quick entry first.")
-        counts = {**hand["counts"], rank: count}
-        hand["counts"] = {r: counts[r] for r in RANKS if counts.get(r)}  # kept in rank order
-
-    return _edit_hand(game, viewer, number, seat, change, based_on)
-
-
-def set_target(game, viewer, number, seat, code, based_on=None):
-    """This hand's target card is `code` (None: not chosen)."""
-
-    def change(hand):
-        hand["target"] = code
-
-    return _edit_hand(game, viewer, number, seat, change, based_on)
-
-
-def set_hand_mode(game, viewer, number, seat, mode):
-    """Enter this one hand quick (rank counts) or exact (every card); nobody else's hand changes.
-    Exact cards become their rank counts; counts cannot become cards, so they are cleared."""
-
-    def change(hand):
-        if hand["mode"] == mode:
-            return
-        if mode == "quick":
-            hand["counts"] = dict(quick_from_exact(engine_hand(hand)).counts)
-        else:
-            hand["counts"] = {}
-        hand["won"] = []
-        hand["mode"] = mode
-
-    return _edit_hand(game, viewer, number, seat, change)
-
-
-def give_remaining(game, viewer, number, seat):
-    """Give this pile every card that nobody holds yet (exact entry, once every target is known)."""
-
-    def change(hand, entry):
-        hand["won"] = hand["won"] + remaining_cards(entry)
-
-    return _edit_hand(game, viewer, number, seat, change, with_entry=True)
-
-
-def _edit_hand(game, viewer, number, seat, change, based_on=None, with_entry=False):
-    """Apply one change to a hand of the open round in one transaction, unless the engine refuses
-    it, another phone enters that hand in private, or the phone's view of the hand is stale."""
-    names = game["names"]
-    with write() as db:
-        entry = round_store.lock_open_number(db, game["id"], number)
-        hidden = viewer.hidden_seats(entry)
-        if seat in hidden:
-            raise Refused(f"{names[seat]} is entering this hand on their own phone.", 403)
-        hand = entry["hands"][seat]
-        if (based_on is not None and hand["version"] > based_on
-                and hand["entered_by"] not in (None, viewer.device)):
-            raise Stale(f"{names[seat]}’s hand was changed on another phone: this is what is stored now.")
-        after = copy.deepcopy(entry)
-        if with_entry:
-            change(after["hands"][seat], after)
-        else:
-            change(after["hands"][seat])
-        before_problems = round_problems(entry, names)
-        after_problems = round_problems(after, names)
-        refused = _refusal(entry, before_problems, after_problems, seat, hidden, names)
-        if refused:
-            raise Refused(refused)
-        new = after["hands"][seat]
-        changed = {key: new[key] for key in ("mode", "target", "won", "counts") if hand[key] != new[key]}
-        if changed:
-            round_store.set_hand(db, entry["id"], seat, entered_by=viewer.device, **changed)
-            after = round_store.lock_open(db, entry["id"])
-    return after, after_problems
-
-
-def _refusal(before, before_problems, after_problems, seat, hidden, names):
-    """The engine's reason to refuse a tap, or None.
-
-    A card already in another pile or used as a target cannot be taken twice, and no pile holds
-    five of a rank. Counts of a rank across the table are only reported, since a table fixing a
-    mistake moves counts in any order.
-    """
-    old = {problem.message for problem in before_problems}
-    for problem in after_problems:
-        if problem.message in old or problem.kind not in REFUSED_ON_TAP:
-            continue
-        if not problem.cards and problem.seats != (seat,):
-            continue
-        if set(problem.seats) & hidden:
-            # Whose it is, or whether it is a target, would tell what a private hand holds.
-            return f"{problem.cards[0]} is taken." if problem.cards else "That is not possible."
-        return _already_held(before, problem, names) or problem.message
-    return None
-
-
-def _already_held(before, problem, names):
-    """Say where a refused card already is, which reads better than the state it would create."""
-    for card in problem.cards:
-        for hand in before["hands"]:
-            owner = f"{names[hand['seat']]}'s"
-            if hand["target"] == card.code:
-                return f"{card} is already {owner} target card."
-            if card.code in hand["won"]:
-                return f"{card} is already in {owner} pile."
-    return None
 
 
 # --- The round as a whole -----------------------------------------------------------------------

@@ -88,6 +88,7 @@ def test_a_full_disk_gets_a_clear_503_page(app, client, table, monkeypatch):
         return db
 
     monkeypatch.setattr(store, "connect", full_disk)
+    store.close_thread_connections()  # connections are kept per thread: the next one is full
     response = client.post("/crews", data={"name": "X" * 40})
     for _ in range(200):  # fill the last free page, whatever room it had
         if response.status_code != 303:

@@ -10,7 +10,7 @@ from support.loopback import Phone, ServerProcess
 
 def test_serve_settings_have_safe_defaults_and_read_the_environment():
     defaults = serve_settings({})
-    assert (defaults["host"], defaults["port"], defaults["connection_limit"]) == ("0.0.0.0", 5000, 500)
+    assert (defaults["host"], defaults["port"], defaults["connection_limit"]) == ("0.0.0.0", 5000, 2000)
     assert "trusted_proxy" not in defaults
     tuned = serve_settings({"PORT": "8080", "ORCHARD_CONNECTION_LIMIT": "900", "ORCHARD_THREADS": "4",
                             "ORCHARD_CHANNEL_TIMEOUT": "30", "ORCHARD_TRUSTED_PROXY": "127.0.0.1"})

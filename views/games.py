@@ -13,7 +13,7 @@ from scoring import PLAYERS, rematch_first_dealer
 
 from .lookup import load_crew, load_game
 from .render import render, see_other
-from .viewer import device_id, unchanged_since_shown, viewer_for
+from .viewer import device_id, poll_unchanged, viewer_for
 
 bp = Blueprint("games", __name__, url_prefix="/c/<token>/games")
 
@@ -72,9 +72,9 @@ def game_show(token, game_id):
 @bp.get("/<int:game_id>/live")
 def game_live(token, game_id):
     """The scoreboard again, only when the game changed since the version the phone shows."""
-    crew, game = load_game(token, game_id)
-    if unchanged_since_shown(game_id):
+    if poll_unchanged(token, game_id):
         return make_response("", 204)
+    crew, game = load_game(token, game_id)
     me = request.args.get("me")
     if me is not None and str(viewer_for(game).seat) != me:
         return scoreboard_page(token, game_id, notice="Your seat was moved to another phone.")

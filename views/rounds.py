@@ -5,27 +5,37 @@ Each view parses its form, calls one function of the round service (`table.round
 what changed. A tap never replaces the control it came from: the answer updates only the display
 regions around it (scores, the check, the player's tab), out of band, so the page stays put.
 """
-from flask import Blueprint, abort, flash, g, make_response, render_template, request, url_for
+from flask import Blueprint, abort, current_app, flash, g, make_response, render_template, request, url_for
 
 from forms import BidForm, CardTapForm, CountTapForm, DoneForm, ModeForm, SaveForm, TargetForm
 from scoring import MAX_BID, PLAYERS, SUIT_SYMBOLS, CardError, GameError, parse_card, parse_rank
 from store import games as game_store
-from store import seats as seat_store
 from table import rounds as service
-from table.rounds import Gone, Refused, Stale
+from table import taps
+from table.rounds import Gone, Refused
+from table.taps import Stale
 
 from .lookup import load_game
 from .render import see_other, wants_fragment
-from .viewer import device_id, viewer_for
+from .viewer import poll_unchanged, viewer_for
 
 bp = Blueprint("rounds", __name__, url_prefix="/c/<token>/games/<int:game_id>/rounds/<int:number>")
 
 
 @bp.url_value_preprocessor
 def load_round_context(endpoint, values):
-    """Load the crew, the game and this phone's place at it once per request."""
+    """Load the crew, the game and this phone's place at it once per request (a live poll first
+    asks whether anything changed, and loads them only when something did)."""
     g.token = values.pop("token")
-    g.crew, g.game = load_game(g.token, values.pop("game_id"))
+    game_id = values.pop("game_id")
+    if endpoint == "rounds.round_live":
+        g.game_id = game_id
+        return
+    _load(game_id)
+
+
+def _load(game_id):
+    g.crew, g.game = load_game(g.token, game_id)
     g.viewer = viewer_for(g.game)
 
 
@@ -43,10 +53,11 @@ def _view(number, seat=None, problems=None):
     return service.round_view(g.game, entry, g.viewer, seat, problems)
 
 
-def _context(view, **extra):
+def _context(view, with_bid_form=True, **extra):
+    """What the round's templates read; the bid form only when the bid region is drawn."""
     entry = view.entry
     extra.setdefault("bid_form", None)
-    if extra["bid_form"] is None:
+    if extra["bid_form"] is None and with_bid_form:
         extra["bid_form"] = BidForm(formdata=None)
         if entry["bid_number"] is not None:
             extra["bid_form"].bidder.data = str(entry["bid_seat"])
@@ -57,7 +68,7 @@ def _context(view, **extra):
         "names": view.names, "suit_symbols": SUIT_SYMBOLS, "bid_numbers": range(1, MAX_BID + 1),
         "round_url": url_for("rounds.round_show", number=entry["number"]),
         # The version after this request's own change, so the poll does not fetch it again.
-        "live_version": game_store.game_version(g.game["id"]),
+        "live_version": entry.get("live_version") or game_store.game_version(g.game["id"]),
         **extra,
     }
 
@@ -83,8 +94,12 @@ def _page(view, status=200, **extra):
 def _regions(view, *parts, status=200, **extra):
     """Display regions swapped out of band around the control a phone just used; the poll's
     version goes with them, so the phone's own change is not fetched again."""
-    context = _context(view, oob=True, **extra)
-    body = "".join(render_template(f"rounds/{part}.html", **context) for part in ("_poll", *parts))
+    context = _context(view, with_bid_form="_bid" in parts, oob=True, **extra)
+    # One template context for every region (Flask's render_template would build it anew for each).
+    app = current_app._get_current_object()
+    app.update_template_context(context)
+    body = "".join(app.jinja_env.get_template(f"rounds/{part}.html").render(context)
+                   for part in ("_poll", *parts))
     response = make_response(body, status)
     response.vary.add("HX-Request")
     return response
@@ -133,13 +148,9 @@ def round_show(number):
 def round_live(number):
     """What changed since the version the phone shows: nothing (204), the display regions, or the
     whole round when it was saved or replaced. A phone's own controls are never in the answer."""
-    seat_store.note_seen(g.game["id"], device_id())
-    try:
-        shown = int(request.args.get("v", ""))
-    except ValueError:
-        shown = None
-    if shown == game_store.game_version(g.game["id"]):
+    if poll_unchanged(g.token, g.game_id):
         return make_response("", 204)
+    _load(g.game_id)
     view = _view(number, _tab_arg())
     me = request.args.get("me")
     if me is not None and str(g.viewer.seat) != me:
@@ -213,7 +224,7 @@ def card_update(number, seat, code):
     except CardError as error:
         return _refused(number, _seat(seat), str(error), {"kind": "none"}, 422)
     control = {"kind": "card", "code": code, "slot": f"suit-{code[-1]}"}
-    return _tap(number, seat, CardTapForm(), lambda form: service.set_card(
+    return _tap(number, seat, CardTapForm(), lambda form: taps.set_card(
         g.game, g.viewer, number, seat, code, form.held.data, form.based_on.data), control)
 
 
@@ -225,7 +236,7 @@ def count_update(number, seat, rank):
     except CardError as error:
         return _refused(number, _seat(seat), str(error), {"kind": "none"}, 422)
     control = {"kind": "rank", "rank": rank, "slot": f"rank-{rank}"}
-    return _tap(number, seat, CountTapForm(), lambda form: service.set_count(
+    return _tap(number, seat, CountTapForm(), lambda form: taps.set_count(
         g.game, g.viewer, number, seat, rank, form.count.data, form.based_on.data), control)
 
 
@@ -236,37 +247,36 @@ def target_update(number, seat):
     control = {"kind": "target", "slot": "target"}
     if form.validate_on_submit() and form.card() is None:
         return make_response("", 204)  # a rank without a suit yet: nothing to save
-    return _tap(number, seat, form, lambda form: service.set_target(
+    return _tap(number, seat, form, lambda form: taps.set_target(
         g.game, g.viewer, number, seat, parse_card(form.card()).code, form.based_on.data), control)
 
 
 @bp.post("/hands/<int:seat>/mode")
 def mode_update(number, seat):
     """Quick or exact entry for this one hand."""
-    seat = _seat(seat)
     form = ModeForm()
     if not form.validate_on_submit():
-        return _refused(number, seat, _first_error(form), {"kind": "none", "slot": "mode"}, 422)
-    try:
-        entry, problems = service.set_hand_mode(g.game, g.viewer, number, seat, form.mode.data)
-    except Gone:
-        return _not_open(number)
-    except Refused as refused:
-        return _refused(number, seat, refused.message, {"kind": "none", "slot": "mode"}, refused.status)
-    view = service.round_view(g.game, entry, g.viewer, seat, problems)
-    return _regions(view, "_tabs", "_check", "_hand")
+        return _refused(number, _seat(seat), _first_error(form), {"kind": "none", "slot": "mode"}, 422)
+    return _hand_change(number, seat, "mode", lambda: taps.set_hand_mode(
+        g.game, g.viewer, number, seat, form.mode.data))
 
 
 @bp.post("/hands/<int:seat>/remaining")
 def remaining_create(number, seat):
     """Give this pile every card that nobody holds yet (exact entry)."""
+    return _hand_change(number, seat, "done", lambda: taps.give_remaining(g.game, g.viewer, number, seat))
+
+
+def _hand_change(number, seat, slot, apply):
+    """A change to a whole hand (its entry mode, the rest of the cards): the hand's controls are
+    drawn again with the tabs and the check; a refusal is said next to the `slot` control."""
     seat = _seat(seat)
     try:
-        entry, problems = service.give_remaining(g.game, g.viewer, number, seat)
+        entry, problems = apply()
     except Gone:
         return _not_open(number)
     except Refused as refused:
-        return _refused(number, seat, refused.message, {"kind": "none", "slot": "done"}, refused.status)
+        return _refused(number, seat, refused.message, {"kind": "none", "slot": slot}, refused.status)
     view = service.round_view(g.game, entry, g.viewer, seat, problems)
     return _regions(view, "_tabs", "_check", "_hand")
 

@@ -1,8 +1,9 @@
 """Who is looking: this phone's id, kept in its session cookie so a seat is remembered."""
 import secrets
 
-from flask import request, session
+from flask import abort, request, session
 
+from store import crews as crew_store
 from store import games as game_store
 from store import seats as seat_store
 from table import phones
@@ -21,12 +22,15 @@ def viewer_for(game):
     return phones.viewer_for(game, device_id())
 
 
-def unchanged_since_shown(game_id):
-    """Whether the game is still at the version (`v`) the polling page shows; notes the phone
-    as still at the table on the way."""
-    try:
-        shown = int(request.args.get("v", ""))
-    except ValueError:
-        return False
-    seat_store.note_seen(game_id, device_id())
-    return game_store.game_version(game_id) == shown
+def poll_unchanged(token, game_id):
+    """A live poll's first question, in one indexed read and before any form, template or full
+    load: is the game still at the version (`v`) the polling page shows? Notes the phone as
+    still at the table on the way; a link without this game is a plain 404 (a guess)."""
+    device = session.get("device")
+    state = game_store.live_state(crew_store.token_hash(token), game_id, device)
+    if state is None:
+        abort(404)
+    version, seen = state
+    if device is not None:
+        seat_store.note_seen(game_id, device, seen)
+    return request.args.get("v", "") == str(version)

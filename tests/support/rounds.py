@@ -6,6 +6,7 @@ from store import connect
 from store import crews as crew_store
 from store import games as game_store
 from table import rounds as round_service
+from table import taps
 from table.phones import Viewer
 
 # A round where the targets make four of a kind: Ann 160, Ben 80, Cleo 80, Dan 80.
@@ -63,10 +64,10 @@ def save_quick_round(app, game_url, targets, counts, bid=("0", "1", "D"), save=T
         seat, bid_number, suit = bid
         round_service.set_bid(game, number, int(seat), int(bid_number), suit)
         for s, target in enumerate(targets):
-            round_service.set_target(game, BUILDER, number, s, parse_card(target).code)
+            taps.set_target(game, BUILDER, number, s, parse_card(target).code)
         for s, pile in enumerate(counts):
             for rank, n in pile.items():
-                round_service.set_count(game, BUILDER, number, s, parse_rank(rank), int(n))
+                taps.set_count(game, BUILDER, number, s, parse_rank(rank), int(n))
         if save:
             entry = round_service.shown_revision(game, number)
             problems = round_service.save(game, BUILDER, number, entry["version"])

@@ -1,6 +1,6 @@
 """One game as recorded: standings, the running-totals chart, every saved round read-only with
 its bid, trump, targets and breakdowns; its note; abandoning and resuming."""
-from flask import abort, flash, make_response, url_for
+from flask import flash, make_response, url_for
 
 import charts
 import ratings

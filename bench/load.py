@@ -1,0 +1,365 @@
+"""How many tables one box serves: phones as browsers hold them, over loopback.
+
+Starts `python app.py` (waitress, as an operator runs it, with ORCHARD_WORKERS processes) on a free
+127.0.0.1 port with a fresh database, and a Flask hello-world on waitress beside it. Then, for
+each table count asked for, on a fresh server:
+
+  * every ENTERING table has 4 phones polling the round's `/live?v=N` every POLL seconds and one
+    of them entering rounds at one tap a second (bid, four targets, rank counts, then the save);
+  * every IDLE table has 4 phones polling its scoreboard's `/live?v=N` and nobody entering;
+  * two probes, 4 requests a second each, measure the floors of the same run: a static file
+    (app.css) from the Orchard server, and the hello-world server's `GET /`.
+
+Every phone keeps one keep-alive HTTP/1.1 connection (asyncio streams, a browser's Accept-Encoding
+and cookies), so the server holds one connection per phone. Latency is from the request's first
+byte to its last byte read. A table count passes when the tap p95 is at most TAP_P95_MS, no answer
+is an error (5xx, a refused or dropped connection, an unexpected status) and no phone waits more
+than TIMEOUT seconds. Prints per count: p50/p95/p99 per kind of request, server CPU (% of one core,
+all its processes), both floors, and PASS/FAIL; at the end the largest passing count.
+
+    .venv/bin/python bench/load.py --tables 50,100,150 [--idle 0] [--seconds 30] [--workers 2]
+    .venv/bin/python bench/load.py --tables 0 --idle 1000 --seconds 30
+"""
+import argparse
+import asyncio
+import math
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from collections import defaultdict
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(REPO), str(REPO / "tests")]
+
+from support.loopback import TARGETS, Phone, ServerProcess, free_port, plan_taps  # noqa: E402
+
+TAP_P95_MS = 100
+TIMEOUT = 10.0
+LIVE_VERSION = re.compile(r"/live\?v=(\d+)")
+ROUND_ID = re.compile(r"&amp;r=(\d+)")
+VERSION_FIELD = re.compile(r'name="version" value="(\d+)"')
+STATIC_URL = re.compile(r'href="(/static/app\.css\?v=[0-9a-f]+)"')
+KINDS = ("static floor", "hello floor", "live 204", "live 200", "tap", "start", "round page", "save")
+HELLO = textwrap.dedent("""
+    import sys
+    from flask import Flask
+    from waitress import serve
+    app = Flask("hello")
+    app.add_url_rule("/", "hello", lambda: "Hello, world!")
+    serve(app, host="127.0.0.1", port=int(sys.argv[1]), threads=int(sys.argv[2]),
+          connection_limit=100, asyncore_use_poll=True)
+""")
+
+
+class Broken(Exception):
+    """An answer a healthy phone never gets."""
+
+
+class Connection:
+    """One phone's keep-alive connection: HTTP/1.1, its cookie, gzip accepted (bodies are read
+    whole and not unpacked: only their size matters here)."""
+
+    def __init__(self, port, cookie=None, csrf=None, htmx=True):
+        self.port, self.cookie, self.csrf, self.htmx = port, cookie, csrf, htmx
+        self.reader = self.writer = None
+
+    async def request(self, method, path, form=None):
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+        body = "&".join(f"{k}={v}" for k, v in (form or {}).items()).encode()
+        head = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", "Accept-Encoding: gzip",
+                "User-Agent: orchard-load", "Accept: */*"]
+        if self.cookie:
+            head.append(f"Cookie: {self.cookie}")
+        if self.htmx:  # polls and taps are htmx requests
+            head.append("HX-Request: true")
+        if method == "POST":
+            head += ["Content-Type: application/x-www-form-urlencoded", f"Content-Length: {len(body)}"]
+            if self.csrf:
+                head.append(f"X-CSRFToken: {self.csrf}")
+        self.writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + body)
+        started = time.perf_counter()
+        status, headers, data = await asyncio.wait_for(self._answer(), TIMEOUT)
+        return status, headers, data, time.perf_counter() - started
+
+    async def _answer(self):
+        line = await self.reader.readline()
+        if not line:
+            raise Broken("connection closed by the server")
+        status = int(line.split()[1])
+        headers = {}
+        while True:
+            line = await self.reader.readline()
+            if line in (b"\r\n", b""):
+                break
+            name, _, value = line.decode("latin-1").partition(":")
+            headers[name.strip().lower()] = value.strip()
+        length = int(headers.get("content-length", 0))
+        data = await self.reader.readexactly(length) if length else b""
+        if headers.get("connection", "").lower() == "close":
+            self.close()
+        return status, headers, data
+
+    def close(self):
+        if self.writer is not None:
+            self.writer.close()
+            self.writer = None
+
+
+class Record:
+    def __init__(self):
+        self.seconds = defaultdict(list)
+        self.errors = []
+        self.counting = False
+
+    def add(self, kind, seconds):
+        if self.counting:
+            self.seconds[kind].append(seconds)
+
+    def error(self, text):
+        self.errors.append(text)
+
+
+async def timed(record, kind, connection, method, path, form=None, expect=(200,)):
+    try:
+        status, headers, data, seconds = await connection.request(method, path, form)
+    except asyncio.TimeoutError:
+        connection.close()
+        record.error(f"{kind}: no answer within {TIMEOUT:g} s")
+        raise Broken("unanswered")
+    except (OSError, Broken, ValueError, asyncio.IncompleteReadError) as error:
+        connection.close()
+        record.error(f"{kind}: {error!r}")
+        raise Broken(str(error))
+    if kind == "live":
+        kind = f"live {status}"
+    record.add(kind, seconds)
+    if status not in expect:
+        record.error(f"{kind} answered {status}")
+        raise Broken(f"{kind} {status}")
+    return status, headers, data
+
+
+async def poller(record, stop, port, cookie, path, version, every, offset):
+    """A phone following a page: `path?v=N…` every `every` seconds; a 200 moves its version on."""
+    connection = Connection(port, cookie)
+    await asyncio.sleep(offset)
+    next_poll = time.monotonic()
+    try:
+        while not stop.is_set():
+            try:
+                status, headers, data = await timed(record, "live", connection, "GET", path.format(v=version),
+                                                    expect=(200, 204))
+            except Broken:
+                return
+            if status == 200:
+                found = LIVE_VERSION.search(_text(headers, data))
+                version = found.group(1) if found else version
+            next_poll += every
+            await asyncio.sleep(max(next_poll - time.monotonic(), 0))
+    finally:
+        connection.close()
+
+
+def _text(headers, data):
+    if headers.get("content-encoding") == "gzip":
+        import gzip
+
+        data = gzip.decompress(data)
+    return data.decode("utf-8", "replace")
+
+
+async def enterer(record, stop, port, cookie, csrf, game_url, every):
+    """The phone entering rounds: one tap a second (bid, targets, counts), then the save."""
+    connection = Connection(port, cookie, csrf)
+
+    async def tap(kind, path, form=None, expect=(200,)):
+        await asyncio.sleep(every)
+        return await timed(record, kind, connection, "POST", path, form, expect)
+
+    try:
+        while not stop.is_set():
+            _, headers, _ = await timed(record, "start", connection, "POST", game_url + "/rounds",
+                                        expect=(200, 303))  # htmx is sent on with HX-Redirect
+            url = re.sub(r"^https?://[^/]+", "", headers.get("hx-redirect") or headers["location"])
+            number = int(url.rsplit("/", 1)[1])
+            await tap("tap", url + "/bid", {"bidder": number % 4, "number": 2, "suit": "H"})
+            for seat, target in enumerate(TARGETS):
+                await tap("tap", url + f"/hands/{seat}/target", {"target": target})
+            for seat, rank, n in plan_taps(number):
+                await tap("tap", url + f"/hands/{seat}/counts/{rank}", {"count": n})
+            _, headers, data = await timed(record, "round page", connection, "GET", url)
+            version = VERSION_FIELD.search(_text(headers, data)).group(1)
+            await tap("save", url + "/save", {"version": version}, expect=(200, 303))
+    except Broken:
+        return
+    finally:
+        connection.close()
+
+
+async def probe(record, stop, port, kind, path, every=0.25):
+    connection = Connection(port, htmx=False)
+    try:
+        while not stop.is_set():
+            try:
+                await timed(record, kind, connection, "GET", path)
+            except Broken:
+                return
+            await asyncio.sleep(every)
+    finally:
+        connection.close()
+
+
+def cookie_of(phone):
+    jar = next(handler.cookiejar for handler in phone.opener.handlers if hasattr(handler, "cookiejar"))
+    return "; ".join(f"{cookie.name}={cookie.value}" for cookie in jar)
+
+
+def set_up(base, entering, idle):
+    """Crews and games through the ordinary pages: per entering table its game, its round 1 open,
+    and its phone's cookie and CSRF token; per idle table its game with one round saved."""
+    tables = []
+    for i in range(entering + idle):
+        phone = Phone(base, timeout=60)
+        game_url = phone.start_game(phone.start_crew(f"Table {i + 1}"))
+        if i < entering:
+            round_url, _ = phone.open_round(game_url)
+            page = phone.get(round_url).body
+            poll = f"{round_url}/live?v={{v}}&r={ROUND_ID.search(page).group(1)}&seat=0"
+        else:
+            phone.enter_round(game_url)
+            page = phone.get(game_url).body
+            poll = f"{game_url}/live?v={{v}}"
+        tables.append({"entering": i < entering, "game_url": game_url, "poll": poll, "csrf": phone.csrf,
+                       "version": LIVE_VERSION.search(page).group(1), "cookie": cookie_of(phone)})
+    static = STATIC_URL.search(page).group(1)
+    return tables, static
+
+
+def cpu_seconds(pids):
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def server_pids(pid):
+    children = subprocess.run(["ps", "--ppid", str(pid), "-o", "pid="], capture_output=True, text=True).stdout
+    return [pid, *(int(p) for p in children.split())]
+
+
+def nearest_rank(values, share):
+    ordered = sorted(values)
+    return ordered[max(math.ceil(share * len(ordered)) - 1, 0)] if ordered else float("nan")
+
+
+async def drive(tables, static, port, hello_port, args, record, pids):
+    stop = asyncio.Event()
+    tasks = []
+    for number, table in enumerate(tables):
+        for phone in range(4):
+            offset = (number * 4 + phone) * args.poll / max(len(tables) * 4, 1) % args.poll
+            tasks.append(poller(record, stop, port, table["cookie"], table["poll"], table["version"],
+                                args.poll, offset))
+        if table["entering"]:
+            tasks.append(enterer(record, stop, port, table["cookie"], table["csrf"], table["game_url"],
+                                 args.tap_every))
+    tasks += [probe(record, stop, port, "static floor", static), probe(record, stop, hello_port, "hello floor", "/")]
+    running = [asyncio.create_task(task) for task in tasks]
+    await asyncio.sleep(args.warm_up)
+    record.counting = True
+    cpu_before, started, mine = cpu_seconds(pids), time.monotonic(), time.process_time()
+    await asyncio.sleep(args.seconds)
+    cpu = cpu_seconds(pids) - cpu_before
+    measured = time.monotonic() - started
+    record.client_cpu = time.process_time() - mine
+    record.load = os.getloadavg()[0]
+    record.counting = False
+    stop.set()
+    done, pending = await asyncio.wait(running, timeout=TIMEOUT + args.poll + 5)
+    for task in pending:
+        task.cancel()
+    return measured, cpu, len(pending)
+
+
+def run_once(entering, idle, args):
+    with tempfile.TemporaryDirectory(prefix="orchard-load-") as folder:
+        env = {"ORCHARD_CREW_LIMIT": "100000 per hour", "ORCHARD_WORKERS": str(args.workers),
+               "ORCHARD_THREADS": str(args.threads),
+               "ORCHARD_CONNECTION_LIMIT": str(max(2000, 4 * (entering + idle) + 200))}
+        log = open(Path(folder) / "server.log", "wb")
+        server = ServerProcess(Path(folder) / "orchard.db", log=log, env=env).start()
+        hello_port = free_port()
+        hello = subprocess.Popen([sys.executable, "-c", HELLO, str(hello_port), str(args.threads)],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            set_up_started = time.monotonic()
+            tables, static = set_up(server.base, entering, idle)
+            set_up_seconds = time.monotonic() - set_up_started
+            record = Record()
+            pids = server_pids(server.process.pid)
+            measured, cpu, stuck = asyncio.run(drive(tables, static, server.port, hello_port, args, record, pids))
+        finally:
+            hello.terminate()
+            hello.wait()
+            server.stop()
+            log.close()
+    return record, measured, cpu, stuck, set_up_seconds
+
+
+def report(entering, idle, args, record, measured, cpu, stuck, set_up_seconds):
+    phones = 4 * (entering + idle)
+    total = sum(len(v) for v in record.seconds.values())
+    print(f"\n== {entering} entering tables, {idle} idle tables: {phones} phones on keep-alive connections, "
+          f"{args.workers} worker process(es) × {args.threads} threads (set-up {set_up_seconds:.0f} s)")
+    print(f"measured {measured:.1f} s: {total} requests, {total / measured:.0f} a second; "
+          f"server CPU {100 * cpu / measured:.0f} % of one core, this load generator "
+          f"{100 * record.client_cpu / measured:.0f} % (machine: {os.cpu_count()} cores, "
+          f"load average {record.load:.1f})")
+    print(f"{'kind':<13}{'count':>7}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}")
+    for kind in KINDS:
+        values = record.seconds.get(kind, [])
+        if values:
+            print(f"{kind:<13}{len(values):>7}" + "".join(
+                f"{nearest_rank(values, share) * 1000:>9.1f}" for share in (0.5, 0.95, 0.99)))
+    taps = record.seconds.get("tap", [])
+    tap_p95 = nearest_rank(taps, 0.95) * 1000 if taps else None
+    errors = len(record.errors)
+    print(f"errors: {errors}" + "".join(f"\n  {line}" for line in record.errors[:8]))
+    passed = not errors and not stuck and (entering == 0 or (tap_p95 is not None and tap_p95 <= TAP_P95_MS))
+    verdict = (f"tap p95 {tap_p95:.1f} ms (limit {TAP_P95_MS})" if tap_p95 is not None else "no taps")
+    print(f"RESULT: {'PASS' if passed else 'FAIL'}: {verdict}, {errors} errors, {stuck} phones stuck")
+    return passed
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", default="50,100,150", help="entering table counts to try, e.g. 50,100,150")
+    parser.add_argument("--idle", type=int, default=0, help="idle tables (polls only) beside them")
+    parser.add_argument("--seconds", type=float, default=30.0, help="measured seconds per count (default 30)")
+    parser.add_argument("--warm-up", type=float, default=5.0, help="seconds before measuring (default 5)")
+    parser.add_argument("--poll", type=float, default=3.0, help="seconds between a phone's polls (default 3)")
+    parser.add_argument("--tap-every", type=float, default=1.0, help="seconds between taps (default 1)")
+    parser.add_argument("--workers", type=int, default=1, help="ORCHARD_WORKERS (default 1)")
+    parser.add_argument("--threads", type=int, default=8, help="ORCHARD_THREADS (default 8)")
+    args = parser.parse_args(argv)
+    best = None
+    for entering in (int(n) for n in args.tables.split(",")):
+        passed = report(entering, args.idle, args, *run_once(entering, args.idle, args))
+        if passed:
+            best = entering
+    print(f"\nlargest passing count of entering tables (with {args.idle} idle): {best}")
+    return 0 if best is not None else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

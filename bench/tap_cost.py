@@ -1,0 +1,187 @@
+"""What one tap, one save and one "nothing changed" poll cost in-process, against a Flask
+hello-world in the same run, and how many SQL statements each sends to SQLite.
+
+Everything goes through Flask's test client (no sockets), so the figures are the app's own work:
+routing, hooks, forms, SQL, templates. The SQL statements are counted with
+`sqlite3.Connection.set_trace_callback` on every connection the app opens (BEGIN and COMMIT
+included). Prints each kind's median in milliseconds, its ratio to the hello-world request of the
+same method, its statements, and the targets of issue 13; exits 1 when a target is missed.
+
+    .venv/bin/python bench/tap_cost.py [--repeat 300] [--show-sql]
+"""
+import argparse
+import re
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(REPO), str(REPO / "tests")]
+
+import flask  # noqa: E402
+
+import store  # noqa: E402
+import store.limits  # noqa: E402
+from app import create_app  # noqa: E402
+from support.table import Table  # noqa: E402
+
+TARGETS = ("4S", "2S", "3S", "5S")
+# kind: (largest ratio to hello-world, most SQL statements)
+LIMITS = {"tap": (10, 10), "save": (15, None), "poll 204": (3, 3)}
+
+
+class Statements:
+    """Every statement any app connection runs (the database's and the guess counters'), while
+    `on`. A trigger's statements are traced too: a statement that fires a trigger shows once
+    more for each statement of the trigger."""
+
+    def __init__(self):
+        self.on = False
+        self.seen = []
+
+    def __call__(self, sql):
+        if self.on:
+            self.seen.append(sql)
+
+    def install(self):
+        connect = store.connect
+
+        def traced(path):
+            db = connect(path)
+            db.conn.set_trace_callback(self)
+            return db
+
+        store.connect = traced
+        open_counters = store.limits._connect
+
+        def traced_counters(path):
+            conn = open_counters(path)
+            conn.set_trace_callback(self)
+            return conn
+
+        store.limits._connect = traced_counters
+
+    def count(self, call):
+        self.seen = []
+        self.on = True
+        try:
+            call()
+        finally:
+            self.on = False
+        return list(self.seen)
+
+
+def median_ms(samples):
+    return statistics.median(samples) * 1000
+
+
+def timed(call, repeat, before=None):
+    samples = []
+    for _ in range(repeat):
+        if before:
+            before()
+        start = time.perf_counter()
+        call()
+        samples.append(time.perf_counter() - start)
+    return samples
+
+
+def hello_client():
+    hello = flask.Flask("hello")
+    hello.add_url_rule("/", "get", lambda: "Hello, world!", methods=["GET"])
+    hello.add_url_rule("/", "post", lambda: "Hello, world!", methods=["POST"])
+    return hello.test_client()
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--repeat", type=int, default=300)
+    parser.add_argument("--show-sql", action="store_true")
+    args = parser.parse_args(argv)
+    statements = Statements()
+    statements.install()
+    with tempfile.TemporaryDirectory() as folder:
+        app = create_app({"DATABASE": str(Path(folder) / "orchard.db"), "SECRET_KEY": "bench",
+                          "WTF_CSRF_ENABLED": False})
+        client = app.test_client()
+        table = Table(client)
+        table.start_game(goal="other", goal_other="100000")
+        round_url = table.start_round()
+        client.post(round_url + "/bid", data={"bidder": "0", "number": "1", "suit": "D"})
+        for seat, target in enumerate(TARGETS):
+            client.post(round_url + f"/hands/{seat}/target", data={"target": target})
+        counts = iter(range(10**9))
+
+        def tap():
+            response = client.post(round_url + "/hands/0/counts/7", data={"count": 1 + next(counts) % 2})
+            assert response.status_code == 200, response.status_code
+
+        live = {}
+
+        def poll():
+            response = client.get(round_url + f"/live?v={live['v']}&r={live['r']}")
+            assert response.status_code == 204, response.status_code
+
+        def fresh_poll():
+            page = client.get(round_url).get_data(as_text=True)
+            live["v"] = re.search(r"/live\?v=(\d+)", page).group(1)
+            live["r"] = re.search(r"&amp;r=(\d+)", page).group(1)
+
+        hello = hello_client()
+        for _ in range(20):  # warm-up: templates compiled, connections open
+            tap()
+            hello.get("/")
+            hello.post("/")
+
+        pending = {}
+
+        def enter_round():
+            url = table.enter_quick_round(TARGETS, [{}, {}, {}, {}], save=False)
+            pending["url"], pending["version"] = url, table.version(url)
+
+        def save():
+            response = client.post(pending["url"] + "/save", data={"version": pending["version"]})
+            assert response.status_code == 303, response.get_data(as_text=True)[:300]
+
+        # The save is timed on rounds entered just before it, one by one.
+        save_repeat = max(20, args.repeat // 10)
+        results = {
+            "hello GET": timed(lambda: hello.get("/"), args.repeat),
+            "hello POST": timed(lambda: hello.post("/", data={"count": "1"}), args.repeat),
+            "tap": timed(tap, args.repeat),
+        }
+        sql = {"tap": statements.count(tap)}
+        fresh_poll()
+        results["poll 204"] = timed(poll, args.repeat)
+        sql["poll 204"] = statements.count(poll)
+        results["save"] = timed(save, save_repeat, before=enter_round)
+        enter_round()
+        sql["save"] = statements.count(save)
+
+    floors = {"tap": "hello POST", "save": "hello POST", "poll 204": "hello GET"}
+    failed = False
+    print(f"{'request':<11} {'median ms':>9} {'× hello':>8} {'SQL':>4}   target")
+    for kind, samples in results.items():
+        line = f"{kind:<11} {median_ms(samples):>9.3f}"
+        if kind in floors:
+            ratio = median_ms(samples) / median_ms(results[floors[kind]])
+            most_ratio, most_sql = LIMITS[kind]
+            count = len(sql[kind])
+            ok = ratio <= most_ratio and (most_sql is None or count <= most_sql)
+            failed |= not ok
+            target = f"≤ {most_ratio}× {floors[kind]}" + (f", ≤ {most_sql} SQL" if most_sql else "")
+            line += f" {ratio:>7.1f}× {count:>4}   {target}: {'ok' if ok else 'MISSED'}"
+        print(line)
+    if args.show_sql:
+        for kind, seen in sql.items():
+            print(f"\n{kind}: {len(seen)} statements")
+            for text in seen:
+                print("   ", " ".join(text.split())[:160])
+    print("FAIL" if failed else "OK")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

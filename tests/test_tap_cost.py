@@ -1,0 +1,101 @@
+"""What a tap and a "nothing changed" poll cost in SQL: a few statements, counted on every
+connection the app opens (the database's and the guess counters'), BEGIN and COMMIT included."""
+import re
+
+import pytest
+
+import store
+import store.limits
+from app import create_app
+from support.table import Table
+
+TAP_MOST = 10
+POLL_MOST = 3
+
+
+@pytest.fixture
+def traced(tmp_path, monkeypatch):
+    seen = []
+    connect, counters = store.connect, store.limits._connect
+
+    def traced_connect(path):
+        db = connect(path)
+        db.conn.set_trace_callback(seen.append)
+        return db
+
+    def traced_counters(path):
+        conn = counters(path)
+        conn.set_trace_callback(seen.append)
+        return conn
+
+    monkeypatch.setattr(store, "connect", traced_connect)
+    monkeypatch.setattr(store.limits, "_connect", traced_counters)
+    store.close_thread_connections()  # kept connections from earlier tests are not traced
+    app = create_app({"DATABASE": str(tmp_path / "orchard.db"), "SECRET_KEY": "k", "WTF_CSRF_ENABLED": False})
+    yield app, seen
+    store.close_thread_connections()
+
+
+def statements(seen, call):
+    seen.clear()
+    response = call()
+    return response, list(seen)
+
+
+def open_round(client):
+    table = Table(client)
+    table.start_game()
+    url = table.start_round()
+    client.post(url + "/bid", data={"bidder": "0", "number": "1", "suit": "D"})
+    for seat, target in enumerate(("4S", "2S", "3S", "5S")):
+        client.post(url + f"/hands/{seat}/target", data={"target": target})
+    return url
+
+
+def test_a_tap_costs_at_most_ten_statements(traced):
+    app, seen = traced
+    client = app.test_client()
+    url = open_round(client)
+    response, sql = statements(seen, lambda: client.post(url + "/hands/0/counts/7", data={"count": 2}))
+    assert response.status_code == 200
+    assert "BEGIN IMMEDIATE" in sql and "COMMIT" in sql
+    assert len(sql) <= TAP_MOST, "\n".join(sql)
+
+
+def test_a_tap_answer_carries_the_version_after_the_tap(traced):
+    """The version the answer hands the poll is the game's after this tap, so the phone's next
+    poll answers 204 rather than fetching its own change again."""
+    app, seen = traced
+    client = app.test_client()
+    url = open_round(client)
+    body = client.post(url + "/hands/0/counts/7", data={"count": 2}).get_data(as_text=True)
+    version = re.search(r"/live\?v=(\d+)", body).group(1)
+    round_id = re.search(r"&amp;r=(\d+)", body).group(1)
+    assert client.get(url + f"/live?v={version}&r={round_id}").status_code == 204
+
+
+def test_a_poll_that_finds_nothing_new_costs_at_most_three_statements(traced):
+    app, seen = traced
+    client = app.test_client()
+    url = open_round(client)
+    page = client.get(url).get_data(as_text=True)
+    version = re.search(r"/live\?v=(\d+)", page).group(1)
+    round_id = re.search(r"&amp;r=(\d+)", page).group(1)
+    response, sql = statements(seen, lambda: client.get(url + f"/live?v={version}&r={round_id}"))
+    assert response.status_code == 204
+    assert len(sql) <= POLL_MOST, "\n".join(sql)
+    game_url = url.rsplit("/rounds/", 1)[0]
+    board = client.get(game_url).get_data(as_text=True)
+    version = re.search(r"/live\?v=(\d+)", board).group(1)
+    response, sql = statements(seen, lambda: client.get(game_url + f"/live?v={version}"))
+    assert response.status_code == 204
+    assert len(sql) <= POLL_MOST, "\n".join(sql)
+
+
+def test_a_poll_on_a_wrong_link_is_a_plain_not_found(traced):
+    app, _ = traced
+    client = app.test_client()
+    url = open_round(client)
+    wrong = re.sub(r"/c/[^/]+/", "/c/not-this-crew/", url)
+    assert client.get(wrong + "/live?v=1").status_code == 404
+    assert client.get(url.replace("/games/1/", "/games/99/") + "/live?v=1").status_code == 404

@@ -1,0 +1,50 @@
+"""ORCHARD_WORKERS: several server processes on one port and one SQLite file, as the README
+describes for using every core."""
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+from support.loopback import Phone, ServerProcess
+
+
+def test_two_worker_processes_serve_one_database_and_share_the_guess_limit(tmp_path):
+    server = ServerProcess(tmp_path / "orchard.db", env={"ORCHARD_WORKERS": "2"}).start()
+    try:
+        children = subprocess.run(["ps", "--ppid", str(server.process.pid), "-o", "pid="],
+                                  capture_output=True, text=True).stdout.split()
+        assert len(children) == 1  # the first process and one forked worker
+        games, failures = [], []
+
+        def table(n):
+            try:
+                phone = Phone(server.base, timeout=30)
+                game = phone.start_game(phone.start_crew(f"Table {n}"))
+                number, answer = phone.enter_round(game)
+                assert (number, answer.status) == (1, 303)
+                games.append(game)
+            except Exception as error:  # noqa: BLE001 (reported below)
+                failures.append(repr(error))
+
+        threads = [threading.Thread(target=table, args=(n,)) for n in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert failures == [] and len(games) == 8
+        reader = Phone(server.base)
+        for game in games:
+            assert "Start round 2" in reader.get(game).body
+        # Every request opens a new connection, which either process may accept: the 31st
+        # not-found answer within the minute is refused whichever process counts it.
+        guesser = Phone(server.base)
+        statuses = [guesser.get(f"/c/guess-{n}/").status for n in range(31)]
+        assert statuses[:30] == [404] * 30 and statuses[30] == 429
+    finally:
+        server.stop()
+    # The worker ends with the first process.
+    for _ in range(50):
+        if not Path(f"/proc/{children[0]}").exists():
+            break
+        time.sleep(0.1)
+    assert not Path(f"/proc/{children[0]}").exists()
