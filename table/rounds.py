@@ -334,8 +334,8 @@ def bring_back(game, viewer, number):
         saved = round_store.scored(game["id"], db)
         busy = round_store.open_from(db, game["id"], number)
         if entry is None or entry["status"] != "deleted" or len(saved) != number - 1 or busy:
-            raise Refused("This round cannot be restored: another round has taken its place.")
-        round_store.set_status(db, entry["id"], "scored", "restored", viewer.label(game["names"]))
+            raise Refused("This round cannot be brought back: another round has taken its place.")
+        round_store.set_status(db, entry["id"], "scored", "brought back", viewer.label(game["names"]))
         _update_result(db, game)
 
 

@@ -172,7 +172,7 @@ def test_an_undo_and_an_abandon_leave_the_ratings_as_the_games_give(known):
     client.post(crew_url + "history/games/5/abandon")
     with app.app_context():
         assert [c.game_id for c in rating_store.player_history(1, ids["Ann"])] == [1, 3, 4]
-    client.post(crew_url + "games/5/rounds/1/restore")  # playing again, then finished again
+    assert client.post(crew_url + "games/5/rounds/1/bring-back").status_code == 303  # playing again, then finished again
     with app.app_context():
         assert [c.game_id for c in rating_store.player_history(1, ids["Ann"])] == [1, 3, 4, 5]
 

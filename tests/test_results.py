@@ -79,7 +79,7 @@ def test_undo_and_bring_back_update_the_results(known):
     assert totals(db, 7)["Ann"][0] == 80
     post(client, round_url(crew_url, 7, 1) + "/delete")
     assert totals(db, 7) == {}
-    post(client, round_url(crew_url, 7, 1) + "/restore")
+    post(client, round_url(crew_url, 7, 1) + "/bring-back")
     assert totals(db, 7)["Ann"] == (80, "playing", 0, 1)
 
 

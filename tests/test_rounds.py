@@ -1,4 +1,4 @@
-"""Entering a round step by step, its check, saving, conflicts, corrections, undo and restore."""
+"""Entering a round step by step, its check, saving, conflicts, corrections, undo and bringing back."""
 import pytest
 
 from store import connect
@@ -303,7 +303,7 @@ def test_a_discarded_correction_leaves_the_round_as_it_was(client, table):
     assert texts(board, ".total") == ["160", "80", "80", "80"]
 
 
-def test_undo_the_last_round_and_restore_it(app, client, table):
+def test_undo_the_last_round_and_bring_it_back(app, client, table):
     table.start_game()
     url = table.save_quick_round(BIG_TARGETS, BIG_COUNTS)
     response = client.post(url + "/delete")
@@ -311,15 +311,15 @@ def test_undo_the_last_round_and_restore_it(app, client, table):
     board = text(client.get(table.game_url))
     assert texts(board, ".total") == ["0", "0", "0", "0"]
     assert "Round 1 was undone." in board and "Round 1 undone" not in board  # one notice, not two
-    assert element_text(board, "p.notice") == "Round 1 was undone. Open it to restore it."
+    assert element_text(board, "p.notice") == "Round 1 was undone. Open it to bring it back."
     assert attribute(board, "p.notice a", "href") == url
     page = text(client.get(url))
-    assert "This round was undone" in page and "Restore round 1" in page
-    assert client.post(url + "/restore").status_code == 303
+    assert "This round was undone" in page and "Bring back round 1" in page
+    assert client.post(url + "/bring-back").status_code == 303
     board = text(client.get(table.game_url))
     assert texts(board, ".total") == ["160", "80", "80", "80"]
     history = text(client.get(url))
-    assert "undone" in history and "restored" in history
+    assert "undone" in history and "brought back" in history
 
 
 def test_only_the_last_round_can_be_undone(client, table):

@@ -195,7 +195,7 @@ def test_a_correction_and_an_undo_move_the_stats(client, table):
     assert stat(body, "Average finish") == ["320"]
     client.post(last + "/delete")  # undone: the game is playing again, out of the stats
     assert "Ann has no finished game yet" in page(client, table.crew_url + "players/1")
-    client.post(last + "/restore")
+    assert client.post(last + "/bring-back").status_code == 303
     client.post(first + "/correct")
     client.post(first + "/hands/0/counts/K", data={"count": 3})  # three Kings: 20, not 40
     response = client.post(first + "/save", data={"version": table.version(first)})

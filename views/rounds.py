@@ -1,5 +1,5 @@
 """A round's URLs: its page, the live poll, every tap while it is entered, saving it, and what
-happens to saved rounds (correction, undo, restore, sign-off).
+happens to saved rounds (correction, undo, bringing back, sign-off).
 
 Each view parses its form, calls one function of the round service (`table.rounds`) and renders
 what changed. A tap never replaces the control it came from: the answer updates only the display
@@ -383,22 +383,22 @@ def correction_discard(number):
 
 @bp.post("/delete")
 def round_delete(number):
-    """Undo the last saved round; it is kept and can be restored."""
+    """Undo the last saved round; it is kept and can be brought back."""
     try:
         service.undo(g.game, g.viewer, number)
     except Refused as refused:
         return _page(_view(number), status=409, notice=refused.message)
-    flash(f"Round {number} undone. You can restore it from its page.")
+    flash(f"Round {number} undone. You can bring it back from its page.")
     return see_other(url_for("games.game_show", token=g.token, game_id=g.game["id"]))
 
 
-@bp.post("/restore")
-def round_restore(number):
+@bp.post("/bring-back")
+def round_bring_back(number):
     """Count an undone round again."""
     try:
         service.bring_back(g.game, g.viewer, number)
     except Refused as refused:
         return _page(_view(number), status=409, notice=refused.message)
-    flash(f"Round {number} restored.")
+    flash(f"Round {number} brought back.")
     return see_other(url_for("games.game_show", token=g.token, game_id=g.game["id"]))
 

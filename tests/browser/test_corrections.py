@@ -1,4 +1,4 @@
-"""Fixing the past: correct a saved round, drop a correction, undo the last round and restore it;
+"""Fixing the past: correct a saved round, drop a correction, undo the last round and bring it back;
 every step shows in the round's change history and the scoreboard totals follow."""
 import re
 
@@ -16,7 +16,7 @@ def history_lines(page):
     return history.locator("li")
 
 
-def test_correct_undo_and_restore_rounds(page, orchard):
+def test_correct_undo_and_bring_back_rounds(page, orchard):
     orchard.start_crew()
     scoreboard = orchard.start_game()
 
@@ -93,7 +93,7 @@ def test_correct_undo_and_restore_rounds(page, orchard):
     page.get_by_role("button", name="Undo this round").click()
     page.wait_for_url(scoreboard)
     # One notice says so, with the way back (not a flash saying the same thing above it).
-    expect(page.locator("main .notice")).to_have_text("Round 2 was undone. Open it to restore it.")
+    expect(page.locator("main .notice")).to_have_text("Round 2 was undone. Open it to bring it back.")
     expect(page.locator(".flash")).to_have_count(0)
     expect(page.get_by_text(re.compile("undone"))).to_have_count(1)
     expect(orchard.round_rows()).to_have_count(1)
@@ -101,15 +101,15 @@ def test_correct_undo_and_restore_rounds(page, orchard):
     expect(page.locator(".next-round")).to_contain_text("Round 2: Ben deals, Cleo bids first.")
 
     # The undone round's page says so and offers it back.
-    page.get_by_role("link", name="Open it to restore it").click()
+    page.get_by_role("link", name="Open it to bring it back").click()
     page.wait_for_url(round_2)
     expect(page.locator("#round-main h1")).to_have_text("Round 2 undone")
     expect(page.get_by_text("This round was undone and does not count.")).to_be_visible()
     expect(page.get_by_role("button", name="Correct this round")).to_have_count(0)
     shoot(page, "corrections-02-undone")
-    page.get_by_role("button", name="Restore round 2").click()
+    page.get_by_role("button", name="Bring back round 2").click()
     page.wait_for_url(scoreboard)
-    expect(page.locator(".flash")).to_have_text("Round 2 restored.")
+    expect(page.locator(".flash")).to_have_text("Round 2 brought back.")
     expect(orchard.round_rows()).to_have_count(2)
     expect(orchard.totals()).to_have_text(["25", "55", "40", f"{M}15"])
     expect(page.locator(".next-round")).to_contain_text("Round 3: Cleo deals, Dan bids first.")
@@ -122,7 +122,7 @@ def test_correct_undo_and_restore_rounds(page, orchard):
         re.compile(r"\d\d:\d\d · started\b"),
         re.compile(r"\d\d:\d\d · saved · 5 · 15 · 40 · 0\b"),
         re.compile(r"\d\d:\d\d · undone\b"),
-        re.compile(r"\d\d:\d\d · restored\b"),
+        re.compile(r"\d\d:\d\d · brought back\b"),
     ])
     page.goto(round_2.replace("/rounds/2", "/rounds/1"))
     expect(page.get_by_role("button", name="Undo this round")).to_have_count(0)
