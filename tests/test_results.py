@@ -1,9 +1,9 @@
 """`seat_results` kept by store/results.py (no triggers): the known history gives the rows the
 triggers' SQL gave, and each write that changes a game's outcome leaves the rows right."""
-import re
 
 from store import connect, players
 from store.results import refresh_results, seat_rows
+from support.html_text import field_value
 from support.known_history import player_ids, summary_of
 
 # Each known game's results, worked out by hand (tests/support/known_history.py): player ->
@@ -89,7 +89,7 @@ def test_a_correction_updates_the_results(known):
     url = round_url(crew_url, 7, 1)
     post(client, url + "/correct")
     post(client, url + "/hands/0/counts/4", {"count": 0}, expect=200)  # Ann's 80 becomes nothing
-    version = re.search(r'name="version" value="(\d+)"', client.get(url).get_data(as_text=True)).group(1)
+    version = field_value(client.get(url).get_data(as_text=True), "version")
     post(client, url + "/save", {"version": version})
     assert totals(db, 7)["Ann"] == (0, "playing", 0, 1)
 

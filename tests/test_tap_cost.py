@@ -7,6 +7,7 @@ import pytest
 import store
 import store.limits
 from app import create_app
+from support.html_text import poll_url
 from support.table import Table
 
 TAP_MOST = 10
@@ -69,9 +70,7 @@ def test_a_tap_answer_carries_the_version_after_the_tap(traced):
     client = app.test_client()
     url = open_round(client)
     body = client.post(url + "/hands/0/counts/7", data={"count": 2}).get_data(as_text=True)
-    version = re.search(r"/live\?v=(\d+)", body).group(1)
-    round_id = re.search(r"&amp;r=(\d+)", body).group(1)
-    assert client.get(url + f"/live?v={version}&r={round_id}").status_code == 204
+    assert client.get(poll_url(body)).status_code == 204
 
 
 def test_a_poll_that_finds_nothing_new_costs_at_most_three_statements(traced):
@@ -79,15 +78,12 @@ def test_a_poll_that_finds_nothing_new_costs_at_most_three_statements(traced):
     client = app.test_client()
     url = open_round(client)
     page = client.get(url).get_data(as_text=True)
-    version = re.search(r"/live\?v=(\d+)", page).group(1)
-    round_id = re.search(r"&amp;r=(\d+)", page).group(1)
-    response, sql = statements(seen, lambda: client.get(url + f"/live?v={version}&r={round_id}"))
+    response, sql = statements(seen, lambda: client.get(poll_url(page)))
     assert response.status_code == 204
     assert len(sql) <= POLL_MOST, "\n".join(sql)
     game_url = url.rsplit("/rounds/", 1)[0]
     board = client.get(game_url).get_data(as_text=True)
-    version = re.search(r"/live\?v=(\d+)", board).group(1)
-    response, sql = statements(seen, lambda: client.get(game_url + f"/live?v={version}"))
+    response, sql = statements(seen, lambda: client.get(poll_url(board)))
     assert response.status_code == 204
     assert len(sql) <= POLL_MOST, "\n".join(sql)
 
