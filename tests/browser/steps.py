@@ -108,6 +108,11 @@ class Orchard:
     def start_game(self, first_dealer=0, goal="250", goal_other=None):
         """From the crew page: the new game form filled in and sent; lands on the scoreboard."""
         self.new_game_form()
+        return self.fill_new_game(first_dealer, goal, goal_other)
+
+    def fill_new_game(self, first_dealer=0, goal="250", goal_other=None):
+        """On the new game form: the players, the first dealer and the goal, sent; lands on the
+        scoreboard and returns its URL."""
         for seat, name in enumerate(self.names):
             self.page.fill(f"#player_{seat}", name)
         self.page.locator(f"#field-first_dealer input[value=\"{first_dealer}\"]").check()
@@ -174,6 +179,17 @@ class Orchard:
         self.target(seat, target)
         for rank, n in counts.items():
             self.count(rank, n)
+
+    def enter_round_one(self):
+        """Round 1 as several tests share it, in quick mode, not saved: Ben bids 1♦; Ann 10♠ + J J
+        (a pair of Jacks, +10), Ben 4♥ + 4 4 (three 4s with the target, 40), Cleo K♦ and nothing
+        (0), Dan 2♠ + 5 5 (a pair of 5s, −15)."""
+        self.start_round(1)
+        self.bid(1, 1, "D")
+        self.counts(0, "10S", {"J": 2})
+        self.counts(1, "4H", {"4": 2})
+        self.target(2, "KD")
+        self.counts(3, "2S", {"5": 2})
 
     def add_card(self, code):
         self.page.locator(f"#card-{code}").tap()

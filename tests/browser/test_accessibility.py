@@ -81,13 +81,7 @@ def test_axe_finds_nothing_on_any_page_light_or_dark(page, orchard, other_phone,
     audit("crew")
     orchard.new_game_form()
     audit("new game")
-    for seat, name in enumerate(orchard.names):
-        page.fill(f"#player_{seat}", name)
-    page.get_by_role("radio", name="Other", exact=True).check()
-    page.fill("#goal_other", "60")
-    page.get_by_role("button", name="Start the game").click()
-    page.wait_for_url(SCOREBOARD_URL)
-    scoreboard = page.url
+    scoreboard = orchard.fill_new_game(goal="other", goal_other=60)
     audit("scoreboard")
 
     # --- Round 1 --------------------------------------------------------------------------------

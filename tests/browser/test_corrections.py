@@ -22,12 +22,7 @@ def test_correct_undo_and_bring_back_rounds(page, orchard):
 
     # Round 1: Ann 10♠ + J J → pair of Jacks +10; Ben 4♥ + 4 4 → three 4s with the target 40;
     # Cleo K♦ and nothing → 0; Dan 2♠ + 5 5 → pair of 5s −15.
-    orchard.start_round(1)
-    orchard.bid(1, 1, "D")
-    orchard.counts(0, "10S", {"J": 2})
-    orchard.counts(1, "4H", {"4": 2})
-    orchard.target(2, "KD")
-    orchard.counts(3, "2S", {"5": 2})
+    orchard.enter_round_one()
     orchard.save(1)
     # Round 2: Ann 8♣ + 8 → pair of 8s +5; Ben 3♦ + A A → pair of Aces +15;
     # Cleo Q♥ + Q Q → three Queens with the target 40; Dan 9♦ and nothing → 0.

@@ -68,13 +68,7 @@ def test_a_whole_game_and_every_page_keep_to_the_policy(page, orchard, server):
     crew_url = orchard.start_crew("CSP crew")
     expect(page.locator(".qr svg")).to_be_visible()
     orchard.new_game_form()
-    for seat, name in enumerate(orchard.names):
-        page.fill(f"#player_{seat}", name)
-    page.get_by_role("radio", name="Other", exact=True).check()
-    page.fill("#goal_other", "60")
-    page.get_by_role("button", name="Start the game").click()
-    page.wait_for_url(SCOREBOARD_URL)
-    scoreboard = page.url
+    scoreboard = orchard.fill_new_game(goal="other", goal_other=60)
 
     # --- Round 1: every control of the round page -----------------------------------------------
     # A redeal, a bid and the bid changed (its form folds away once saved).

@@ -30,12 +30,7 @@ def mark(locator):
 def test_a_player_has_one_colour_and_shape_everywhere(page, orchard):
     orchard.start_crew()
     scoreboard = orchard.start_game()
-    orchard.start_round(1)
-    orchard.bid(1, 1, "D")
-    orchard.counts(0, "10S", {"J": 2})
-    orchard.counts(1, "4H", {"4": 2})
-    orchard.target(2, "KD")
-    orchard.counts(3, "2S", {"5": 2})
+    orchard.enter_round_one()
 
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)
