@@ -172,12 +172,23 @@ def plan_scores(number):
 def in_a_thread(app, threads=4):
     """`app` under waitress in a thread of this process, on a free loopback port: its base URL."""
     server = create_server(app, host="127.0.0.1", port=0, threads=threads)
-    thread = threading.Thread(target=server.run, daemon=True)
+    stop = threading.Event()
+
+    def serve():
+        # The loop closes the server itself: `server.close()` from another thread races with the
+        # loop's select() over the same sockets (EBADF kills the loop; Pylons/waitress#468).
+        try:
+            while not stop.is_set():
+                server.asyncore.loop(timeout=0.05, map=server._map, count=1)
+        finally:
+            server.close()
+
+    thread = threading.Thread(target=serve, daemon=True)
     thread.start()
     try:
         yield f"http://127.0.0.1:{server.effective_port}"
     finally:
-        server.close()
+        stop.set()
         thread.join(timeout=5)
 
 
