@@ -27,7 +27,9 @@ def connect(path):
     db = Database(conn)
     db.path = str(path)
     db.execute("PRAGMA foreign_keys = ON")
-    db.execute("PRAGMA synchronous = FULL")
+    # A draft write (a tap) commits without waiting for the disk; `write()` asks for FULL around
+    # every other one. See `write`.
+    db.execute("PRAGMA synchronous = NORMAL")
     return db
 
 
@@ -151,12 +153,21 @@ def writer_queue(path):
 
 
 @contextlib.contextmanager
-def write(db=None):
+def write(db=None, draft=False):
     """A write transaction that takes the write lock up front, so concurrent saves queue (in
-    the writer queue first, see WriterQueue)."""
+    the writer queue first, see WriterQueue).
+
+    Every write is atomic and survives the process being killed (WAL). A write is also on the
+    disk before it returns (`synchronous = FULL`: the WAL is synced at commit), unless it is a
+    `draft`: a tap on a round still being entered, which every phone at the table still shows
+    and which the round's save makes durable with it (a FULL commit syncs every WAL frame
+    before it). A power cut can take back the draft taps since the last durable write, never a
+    saved round, and never leaves the file damaged."""
     db = db or get_db()
     path = getattr(db, "path", None)
     with writer_queue(path).turn() if path else contextlib.nullcontext():
+        if not draft:  # set before BEGIN: SQLite reads it when the transaction starts
+            db.execute("PRAGMA synchronous = FULL")
         db.execute("BEGIN IMMEDIATE")
         try:
             yield db
@@ -165,6 +176,9 @@ def write(db=None):
             raise
         else:
             db.commit()
+        finally:
+            if not draft:
+                db.execute("PRAGMA synchronous = NORMAL")
 
 
 def now():

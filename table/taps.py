@@ -85,7 +85,7 @@ def _edit_hand(game, viewer, number, seat, change, based_on=None, with_entry=Fal
     """Apply one change to a hand of the open round in one transaction, unless the engine refuses
     it, another phone enters that hand in private, or the phone's view of the hand is stale."""
     names = game["names"]
-    with write() as db:
+    with write(draft=True) as db:
         entry = round_store.lock_open_number(db, game["id"], number)
         hidden = viewer.hidden_seats(entry)
         if seat in hidden:

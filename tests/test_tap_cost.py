@@ -95,3 +95,20 @@ def test_a_poll_on_a_wrong_link_is_a_plain_not_found(traced):
     wrong = re.sub(r"/c/[^/]+/", "/c/not-this-crew/", url)
     assert client.get(wrong + "/live?v=1").status_code == 404
     assert client.get(url.replace("/games/1/", "/games/99/") + "/live?v=1").status_code == 404
+
+
+def test_a_save_waits_for_the_disk_and_a_tap_does_not(traced):
+    """A saved round is on the disk before the answer (SQLite syncs the WAL at a commit begun
+    under `synchronous = FULL`); a tap on the round being entered is a draft, committed under the
+    connection's NORMAL (atomic, no sync), and the save syncs it with the rest."""
+    app, seen = traced
+    client = app.test_client()
+    url = open_round(client)
+    _, tap_sql = statements(seen, lambda: client.post(url + "/hands/0/counts/7", data={"count": 2}))
+    assert not [sql for sql in tap_sql if sql.startswith("PRAGMA synchronous")], "\n".join(tap_sql)
+    version = Table(client).version(url)
+    response, save_sql = statements(seen, lambda: client.post(url + "/save", data={"version": version}))
+    assert response.status_code == 303
+    begin = save_sql.index("BEGIN IMMEDIATE")
+    assert save_sql[begin - 1] == "PRAGMA synchronous = FULL", "\n".join(save_sql)
+    assert save_sql[save_sql.index("COMMIT", begin) + 1] == "PRAGMA synchronous = NORMAL"
