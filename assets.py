@@ -33,6 +33,11 @@ def init_app(app):
             response.cache_control.public = True
             response.cache_control.max_age = ONE_YEAR
             response.cache_control.immutable = True
+        if request.endpoint == "static" and response.status_code == 200:
+            path = Path(app.static_folder) / request.view_args["filename"]
+            stat = path.stat() if path.is_file() else None
+            if stat and stat.st_size >= MIN_SIZE:  # compressed once, not on every request
+                return gzip_response(response, compressed=lambda: _gzip_file(str(path), stat.st_mtime_ns, stat.st_size))
         return gzip_response(response)
 
 
@@ -50,8 +55,15 @@ def accepts_gzip():
     return "gzip" in request.headers.get("Accept-Encoding", "").lower()
 
 
-def gzip_response(response):
-    """Compress a text response when the client accepts gzip."""
+@lru_cache(maxsize=64)
+def _gzip_file(path, mtime_ns, size):
+    """A static file's compressed bytes, kept while the file stays as it is."""
+    return gzip.compress(Path(path).read_bytes(), compresslevel=9, mtime=0)
+
+
+def gzip_response(response, compressed=None):
+    """Compress a text response when the client accepts gzip (`compressed`: a function giving
+    the body already compressed, for a file that is compressed once)."""
     add_vary(response, "Accept-Encoding")
     if (
         not accepts_gzip()
@@ -62,6 +74,13 @@ def gzip_response(response):
     ):
         return response
     response.direct_passthrough = False
+    if compressed is not None:
+        body = response.response
+        if hasattr(body, "close"):  # the file send_file opened is not read
+            body.close()
+        response.set_data(compressed())
+        response.headers["Content-Encoding"] = "gzip"
+        return response
     data = response.get_data()
     if len(data) < MIN_SIZE:
         return response

@@ -216,8 +216,8 @@ async def probe(record, stop, port, kind, path, every=0.25):
 
 
 def cookie_of(phone):
-    jar = next(handler.cookiejar for handler in phone.opener.handlers if hasattr(handler, "cookiejar"))
-    return "; ".join(f"{cookie.name}={cookie.value}" for cookie in jar)
+    """The phone's cookies as its browser sends them (the loopback phone is an httpx client)."""
+    return "; ".join(f"{cookie.name}={cookie.value}" for cookie in phone.client.cookies.jar)
 
 
 def set_up(base, entering, idle):

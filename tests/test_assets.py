@@ -2,6 +2,7 @@
 import gzip
 import re
 from importlib import resources
+from pathlib import Path
 
 from support.html_text import attribute, select
 
@@ -35,3 +36,19 @@ def test_pages_are_gzipped_when_the_phone_accepts_it(client):
     assert "Start a crew" in gzip.decompress(response.data).decode()
     assert "Accept-Encoding" in response.headers["Vary"]
     assert "Content-Encoding" not in client.get("/").headers
+
+
+def test_a_static_file_is_compressed_once_not_on_every_request(client, monkeypatch):
+    import assets
+
+    css = attribute(client.get("/"), 'link[rel="stylesheet"]', "href")
+    shipped = (Path(__file__).resolve().parents[1] / "static" / "app.css").read_bytes()
+    compressions = []
+    real = gzip.compress
+    monkeypatch.setattr(assets.gzip, "compress", lambda data, **kw: compressions.append(1) or real(data, **kw))
+    assets._gzip_file.cache_clear()
+    for _ in range(3):
+        with client.get(css, headers={"Accept-Encoding": "gzip"}) as response:
+            assert response.headers["Content-Encoding"] == "gzip"
+            assert gzip.decompress(response.data) == shipped
+    assert len(compressions) == 1
