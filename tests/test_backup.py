@@ -106,6 +106,7 @@ def test_a_save_that_cannot_get_the_write_lock_gets_a_clear_503_page(app, client
 
     table.start_crew()
     monkeypatch.setattr(store, "BUSY_TIMEOUT_SECONDS", 0)
+    store.close_thread_connections()  # the kept connection waits 10 s: the next one opens with 0
     holder = sqlite3.connect(app.config["DATABASE"])
     holder.execute("BEGIN IMMEDIATE")
     try:
