@@ -4,7 +4,7 @@ import subprocess
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-TEST_PACKAGES = {"pytest", "hypothesis", "playwright", "axe-playwright-python", "httpx", "lxml", "cssselect"}
+TEST_PACKAGES = {"pytest", "hypothesis", "playwright", "axe-playwright-python", "httpx", "lxml", "cssselect", "pytest-xdist"}
 
 
 def pinned(path):
