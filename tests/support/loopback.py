@@ -179,9 +179,12 @@ def in_a_thread(app, threads=4):
         # loop's select() over the same sockets (EBADF kills the loop; Pylons/waitress#468).
         try:
             while not stop.is_set():
-                server.asyncore.loop(timeout=0.05, map=server._map, count=1)
+                # poll(), not select(): a long test run holds file numbers past select()'s 1024
+                server.asyncore.loop(timeout=0.05, map=server._map, count=1, use_poll=True)
         finally:
             server.close()
+            for channel in list(server._map.values()):  # the connections still open go too
+                channel.close()
 
     thread = threading.Thread(target=serve, daemon=True)
     thread.start()
