@@ -47,6 +47,7 @@ def migrate(path):
         if os.path.exists(companion):
             owner_only(companion)
     db = connect(path)
+    db.execute("PRAGMA synchronous = FULL")  # a schema change waits for the disk, as saves do
     try:
         db.enable_wal()
         from .migrations import migrations
