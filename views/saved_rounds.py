@@ -39,21 +39,21 @@ def correction_discard(number):
 @bp.post("/delete")
 def round_delete(number):
     """Undo the last saved round; it is kept and can be brought back."""
-    try:
-        service.undo(g.game, g.viewer, number)
-    except Refused as refused:
-        return _page(_view(number), status=409, notice=refused.message)
-    flash(f"Round {number} undone. You can bring it back from its page.")
-    return see_other(url_for("games.game_show", token=g.token, game_id=g.game["id"]))
+    return _then_scoreboard(number, service.undo, f"Round {number} undone. You can bring it back from its page.")
 
 
 @bp.post("/bring-back")
 def round_bring_back(number):
     """Count an undone round again."""
+    return _then_scoreboard(number, service.bring_back, f"Round {number} brought back.")
+
+
+def _then_scoreboard(number, change, done):
+    """Make `change` to the round and go back to the scoreboard saying `done`; a refusal stays on
+    the round's page and says why."""
     try:
-        service.bring_back(g.game, g.viewer, number)
+        change(g.game, g.viewer, number)
     except Refused as refused:
         return _page(_view(number), status=409, notice=refused.message)
-    flash(f"Round {number} brought back.")
+    flash(done)
     return see_other(url_for("games.game_show", token=g.token, game_id=g.game["id"]))
-
