@@ -1,9 +1,24 @@
-"""What a crew's export file must hold to be restored: every value checked for what the store
-needs and for what live entry accepts (the same round check as a save, in the engine's words),
-with every cached value (scores, bonuses, the verdict) recomputed by the rule engine. Used by the
-restore's child process (`store.restore`); RestoreError names the first thing wrong."""
+"""What a crew's export file must hold to be restored.
+
+Two layers, each written once:
+  - `Export`, a typed model of the file (pydantic, strict: JSON's true is no number, "1" no
+    count). pydantic parses and checks the bytes in one pass in Rust; its first complaint is
+    put into a sentence that names the game, round and field (`_message`).
+  - what a type cannot say, in Python: the rounds of a game numbered 1, 2, 3 …, its players
+    listed, and every revision that was ever saved passing the same round check as a live save,
+    in the engine's words. Every cached value (scores, bonuses, the verdict) is recomputed by
+    the rule engine.
+Used by the restore's child process (`store.restore`); RestoreError names the first thing wrong.
+"""
+import codecs
 import datetime
+import json
+import operator
 import unicodedata
+from typing import Annotated, Any, Literal, NamedTuple, Optional
+
+from pydantic import AfterValidator, ConfigDict, Field, TypeAdapter, ValidationError
+from typing_extensions import NotRequired, TypedDict
 
 from scoring import (CARD_CODES, MAX_BID, MODES, NAME_MAX, NOTE_MAX, PLAYERS, RANKS, SUIT_NAMES, YEARS, GameError,
                      HouseRules, game_result)
@@ -14,8 +29,11 @@ from .stats import bonus_of
 
 ROUND_STATUSES = ("entering", "scored", "replaced", "deleted", "discarded")
 GAME_STATUSES = ("playing", "finished", "abandoned")
+SAVED_ONCE = ("scored", "replaced", "deleted")  # revisions that passed the round check once
 TEXT_MAX = 2000  # any text the app writes (a change's detail, a device id) is far shorter
+STAMP_MAX = 40
 ROUNDS_MAX = 100_000
+GAMES_MAX = 10**9
 
 
 class RestoreError(ValueError):
@@ -29,38 +47,229 @@ class NotJson(RestoreError):
         super().__init__("This file is not JSON: pick the .json export of a crew.")
 
 
-def checked(data):
-    """The export's crew, players and games, each value checked for what the store needs, with
-    every cached value recomputed by the engine; RestoreError naming the first thing wrong. The
-    games come one at a time, each checked as it comes (so the first can be staged while the
-    rest are checked)."""
-    _need(isinstance(data, dict) and data.get("format") == FORMAT,
-          "This is not an Orchard crew export (a .json file from a crew's History page).")
-    _need(data.get("version") == VERSION,
-          f"This export is version {str(data.get('version'))[:20]!r}; this server reads version {VERSION}.")
-    crew = _record(data.get("crew"), "The crew", {"name": _name, "created": _stamp})
+# --- The file's shape -------------------------------------------------------------------------
+
+def _stamp(value):
+    """A time as the app stores it: ISO 8601 with its offset from UTC, in a year pages can show."""
+    when = datetime.datetime.fromisoformat(value)
+    if when.utcoffset() is None or when.year not in YEARS:
+        raise ValueError("not a time the app writes")
+    return value
+
+
+def _name(value):
+    """A crew's or player's name as the forms allow it: no control characters, no runs of spaces."""
+    if value != " ".join(value.split()) or any(unicodedata.category(ch).startswith("C") for ch in value):
+        raise ValueError("not a name the app writes")
+    return value
+
+
+Stamp = Annotated[str, Field(max_length=STAMP_MAX), AfterValidator(_stamp)]
+Name = Annotated[str, Field(min_length=1, max_length=NAME_MAX), AfterValidator(_name)]
+Text = Annotated[str, Field(max_length=TEXT_MAX)]
+Note = Annotated[str, Field(max_length=NOTE_MAX)]
+Seat = Annotated[int, Field(ge=0, le=PLAYERS - 1)]
+# A card as the app stores it ("10S", "QH"): what a player types is read by the engine when it is
+# entered, and only its code is kept.
+Card = Literal[tuple(sorted(CARD_CODES))]
+Count = Annotated[int, Field(ge=0, le=52)]
+_STRICT = ConfigDict(strict=True)
+
+
+class Hand(TypedDict):
+    __pydantic_config__ = _STRICT
+    seat: Seat
+    mode: NotRequired[Literal[MODES]]  # files from before a hand had its own mode carry it on the round
+    target: Optional[Card]
+    won: Annotated[list[Card], Field(max_length=52)]
+    counts: dict[Literal[RANKS], Count]
+    score: NotRequired[Any]  # a cache: recomputed
+    entered_by: Optional[Text]
+    done: Optional[Stamp]
+
+
+class Bid(TypedDict):
+    __pydantic_config__ = _STRICT
+    seat: Seat
+    number: Annotated[int, Field(ge=1, le=MAX_BID)]
+    suit: Literal[tuple(SUIT_NAMES)]
+
+
+class Change(TypedDict):
+    __pydantic_config__ = _STRICT
+    at: Stamp
+    action: Text
+    detail: Optional[Text]
+    by: Optional[Text]
+
+
+class SignOff(TypedDict):
+    __pydantic_config__ = _STRICT
+    seat: Seat
+    device: Text
+    at: Stamp
+
+
+class Round(TypedDict):
+    __pydantic_config__ = _STRICT
+    number: Annotated[int, Field(ge=1, le=ROUNDS_MAX)]
+    revision: Annotated[int, Field(ge=1, le=ROUNDS_MAX)]
+    dealer: Seat
+    status: Literal[ROUND_STATUSES]
+    mode: Literal[MODES]
+    redeals: Annotated[int, Field(ge=0, le=ROUNDS_MAX)]
+    bid: Optional[Bid]
+    created: Optional[Stamp]
+    updated: Optional[Stamp]
+    hands: Annotated[list[Hand], Field(min_length=PLAYERS, max_length=PLAYERS)]
+    changes: list[Change]
+    signoffs: list[SignOff]
+
+
+class Game(TypedDict):
+    __pydantic_config__ = _STRICT
+    number: Annotated[int, Field(ge=1, le=GAMES_MAX)]
+    created: Stamp
+    finished: Optional[Stamp]
+    first_dealer: Seat
+    note: Optional[Note]
+    night_note: Optional[Note]
+    status: Literal[GAME_STATUSES]
+    rules: dict[str, Any]  # read by the engine's HouseRules, which has the words for each rule
+    seats: list[Name]
+    rounds: list[Round]
+    rematch_of: Optional[Annotated[int, Field(ge=1, le=GAMES_MAX)]]
+
+
+class Player(TypedDict):
+    __pydantic_config__ = _STRICT
+    name: Name
+    created: Stamp
+
+
+class Crew(TypedDict):
+    __pydantic_config__ = _STRICT
+    name: Name
+    created: Stamp
+    goal: NotRequired[Any]  # the house rules, read by HouseRules as a game's are
+    tie_rule: NotRequired[Any]
+    min_bid: NotRequired[Any]
+    redeal_moves_deal: NotRequired[Any]
+
+
+class Export(TypedDict):
+    __pydantic_config__ = _STRICT
+    format: Literal[FORMAT]
+    version: Literal[VERSION]
+    crew: Crew
+    players: list[Player]
+    games: list[Game]
+
+
+_EXPORT = TypeAdapter(Export)
+
+
+# --- From pydantic's complaint to a sentence -----------------------------------------------------
+
+_STAMP_HINT = f" (a date and time with its UTC offset, in the years {YEARS[0]} to {YEARS[-1]})"
+_HINTS = {"name": f" (1 to {NAME_MAX} characters)", "note": f" (text of at most {NOTE_MAX} characters)",
+          "night_note": f" (text of at most {NOTE_MAX} characters)", "target": " (a card such as 10S or QH)",
+          "won": " (cards such as 10S or QH)", "counts": " (ranks 2 to 10, J, Q, K, A, each with a count)",
+          **dict.fromkeys(("created", "finished", "updated", "done", "at"), _STAMP_HINT)}
+_PARTS = {"bid": ": the bid", "hands": ": a hand", "changes": ": a change", "signoffs": ": a sign-off"}
+
+
+def _message(error, data):
+    """The first thing `error` (pydantic's) finds wrong, in a sentence naming where it is; `data`
+    is the file as plain JSON, read for the names of games and rounds."""
+    loc = error["loc"]
+    if not loc or loc[0] == "format":
+        return "This is not an Orchard crew export (a .json file from a crew's History page)."
+    if loc[0] == "version":
+        return f"This export is version {str(data.get('version'))[:20]!r}; this server reads version {VERSION}."
+    if loc[0] in ("crew", "players"):
+        what = "The crew" if loc[0] == "crew" else "A player"
+        if loc[0] == "players" and len(loc) == 1:
+            return "The export has no list of players."
+        rest = loc[1:] if loc[0] == "crew" else loc[2:]
+        return _no_proper(what, rest)
+    if len(loc) == 1:
+        return "The export has no list of games."
+    if len(loc) == 2 or loc[2] == "number":
+        return "Each game needs a number of its own."
+    game = data["games"][loc[1]]
+    where = f"Game {game['number']}"
+    if loc[2] == "seats" and len(loc) > 3:
+        return f"{where} needs four different players."
+    if loc[2] != "rounds" or len(loc) == 3:
+        return _no_proper(where, loc[2:])
+    entry = game["rounds"][loc[3]]
+    if len(loc) == 4 or loc[4] == "number":
+        return f"{where} has a round without a proper number."
+    where = f"{where}, round {entry['number']}"
+    if loc[4] in _PARTS and len(loc) > 5:  # inside the bid, or an item of a list
+        return _no_proper(where + _PARTS[loc[4]], loc[5 if loc[4] == "bid" else 6:])
+    return _no_proper(where, loc[4:])
+
+
+def _no_proper(what, rest):
+    if not rest:
+        return f"{what} is missing or damaged."
+    key = rest[0]
+    return f"{what} has no proper {str(key).replace('_', ' ')}{_HINTS.get(key, '')}."
+
+
+def _typed(raw):
+    """The file's bytes as the typed model's value (plain dicts and lists), or RestoreError."""
+    if raw.startswith(codecs.BOM_UTF8):
+        raw = raw[len(codecs.BOM_UTF8):]
+    try:
+        return _EXPORT.validate_json(raw)
+    except ValidationError as invalid:
+        first = invalid.errors(include_url=False, include_context=False)[0]
+        if first["type"] == "json_invalid":
+            if "surrogate" in first["msg"] or "hex escape" in first["msg"]:
+                # "\ud800" alone: JSON allows it, Unicode text cannot hold it.
+                raise RestoreError("The file holds text that is not proper Unicode.") from None
+            raise NotJson() from None
+        raise RestoreError(_message(first, json.loads(raw))) from None
+
+
+# --- What a type cannot say ----------------------------------------------------------------------
+
+def checked(raw):
+    """The export's crew, players and games from the file's bytes, with what concerns the whole
+    file checked: every value of its kind, each player listed once, each game numbered once and a
+    rematch naming a game before it. RestoreError names the first thing wrong. Each game's own
+    checks are `GameChecks`' (run by whoever stages the game)."""
+    data = _typed(raw)
+    crew, players, games = data["crew"], data["players"], data["games"]
     _rules(crew, "The crew's house rules")
-    players = data.get("players")
-    _need(isinstance(players, list), "The export has no list of players.")
     names = set()
     for player in players:
-        _record(player, "A player", {"name": _name, "created": _stamp})
         _need(player["name"].casefold() not in names, f"The player {player['name']} is in the file twice.")
         names.add(player["name"].casefold())
-    games = data.get("games")
-    _need(isinstance(games, list), "The export has no list of games.")
-    return crew, players, _checked_games(games, names)
-
-
-def _checked_games(games, names):
     numbers = set()
-    engine = _Engine()
     for game in games:
-        _need(isinstance(game, dict) and _whole(game.get("number"), 1, 10**9)
-              and game["number"] not in numbers, "Each game needs a number of its own.")
-        _check_game(game, names, numbers, f"Game {game['number']}", engine)
+        _need(game["number"] not in numbers, "Each game needs a number of its own.")
+        _need(game["rematch_of"] is None or game["rematch_of"] in numbers,
+              f"Game {game['number']} has no proper rematch of.")
         numbers.add(game["number"])
-        yield game
+    return crew, players, games, names
+
+
+class GameChecks:
+    """One game's checks, what live entry would have let through and its cached values recomputed
+    (`check(game)`, RestoreError naming the first thing wrong); the engine's answers are kept for
+    the games checked after it."""
+
+    def __init__(self, names):
+        self.names = names
+        self.engine = _Engine()
+
+    def check(self, game):
+        _check_game(game, self.names, f"Game {game['number']}", self.engine)
+        return game
 
 
 class _Engine:
@@ -70,110 +279,48 @@ class _Engine:
     of rounds."""
 
     def __init__(self):
-        self.hands = {}  # the hand's value -> (its engine value, its score or None)
+        self.hands = {}  # the hand's value -> Known
         self.saveable = set()  # rounds (their hands' engine values and bid) the check passed
 
     def hand(self, hand, where):
-        key = (hand["mode"], hand["target"], tuple(hand["won"]), tuple(hand["counts"].items()))
+        # One flat tuple: won cards ("10S") and ranks ("10") never look alike, counts are ints.
+        counts = hand["counts"]
+        key = (hand["mode"], hand["target"], *hand["won"], *counts, *counts.values())
         found = self.hands.get(key)
         if found is None:
             try:
-                found = self.hands[key] = (engine_hand(hand), hand_score(hand))
+                value, score = engine_hand(hand), hand_score(hand)
             except Exception as error:  # a count or pile the engine cannot read
                 raise RestoreError(f"{where}: {error}") from None
+            found = self.hands[key] = Known(value, score and score.total, bonus_of(score))
         return found
 
-    def check(self, entry, seats, values, where):
-        """RestoreError unless the round passes the check live entry runs before a save."""
+    def check(self, entry, seats, known, where):
+        """RestoreError unless the round passes the check live entry runs before a save
+        (`known`: its hands' Known)."""
         bid = entry["bid"]["number"] if entry["bid"] else None
-        key = (values, tuple(hand["target"] for hand in entry["hands"]), bid is not None)
+        # Each distinct hand has one Known, kept for the whole file: its id names the hand's value
+        # (its target included).
+        key = (*map(id, known), bid is not None)
         if key in self.saveable:
             return
-        problems = round_problems({"hands": entry["hands"], "bid_number": bid}, seats, list(values))
+        problems = round_problems({"hands": entry["hands"], "bid_number": bid}, seats,
+                                  [found.value for found in known])
         _need(not problems, f"{where} cannot be saved as it is: {problems[0].message}" if problems else "")
         self.saveable.add(key)
+
+
+class Known(NamedTuple):
+    """What the engine says of one hand: its value, its score (None until it can be scored) and
+    its target bonus."""
+    value: object
+    total: Optional[int]
+    bonus: int
 
 
 def _need(condition, message):
     if not condition:
         raise RestoreError(message)
-
-
-def _whole(value, low, high):
-    return type(value) is int and low <= value <= high  # JSON's true and false are not numbers
-
-
-# What a value must be, by kind; each returns whether the value will do.
-def _text(value):
-    return isinstance(value, str) and len(value) <= TEXT_MAX
-
-
-def _maybe_text(value):
-    return value is None or _text(value)
-
-
-def _stamp(value):
-    """A time as the app stores it: ISO 8601 with its offset from UTC, in a year pages can show."""
-    try:
-        when = isinstance(value, str) and len(value) <= 40 and datetime.datetime.fromisoformat(value)
-    except ValueError:
-        return False
-    return bool(when) and when.utcoffset() is not None and when.year in YEARS
-
-
-def _maybe_stamp(value):
-    return value is None or _stamp(value)
-
-
-def _name(value):
-    """A crew's or player's name as the forms allow it: 1 to 40 characters, no control characters."""
-    return (isinstance(value, str) and value == " ".join(value.split()) and 1 <= len(value) <= NAME_MAX
-            and not any(unicodedata.category(ch).startswith("C") for ch in value))
-
-
-def _note(value):
-    return value is None or (_text(value) and len(value) <= NOTE_MAX)
-
-
-def _seat(value):
-    return _whole(value, 0, 3)
-
-
-def _card(value):
-    """A card code as the app stores it ("10S", "QH"): what a player types is read by the engine
-    when it is entered, and only its code is kept."""
-    return value is None or (isinstance(value, str) and value in CARD_CODES)
-
-
-def _cards(value):
-    return isinstance(value, list) and len(value) <= 52 and all(type(code) is str and code in CARD_CODES
-                                                                 for code in value)
-
-
-def _counts(value):
-    return (isinstance(value, dict) and _RANKS.issuperset(value)
-            and all(type(n) is int and 0 <= n <= 52 for n in value.values()))
-
-
-_RANKS = frozenset(RANKS)
-
-
-_HINTS = {_name: " (1 to 40 characters)", _note: " (text of at most 200 characters)",
-          _stamp: f" (a date and time with its UTC offset, in the years {YEARS[0]} to {YEARS[-1]})",
-          _maybe_stamp: f" (a date and time with its UTC offset, in the years {YEARS[0]} to {YEARS[-1]})",
-          _card: " (a card such as 10S or QH)", _cards: " (cards such as 10S or QH)",
-          _counts: " (ranks 2 to 10, J, Q, K, A, each with a count)"}
-
-
-def _record(value, what, kinds, part=""):
-    """`value` as an object holding every key in `kinds`, each of its kind; the message names it
-    `what` + `part` (put together only when something is wrong: a file has many thousand)."""
-    if not isinstance(value, dict):
-        raise RestoreError(f"{what}{part} is missing or damaged.")
-    for key, kind in kinds.items():
-        if not (key in value and kind(value[key])):
-            raise RestoreError(f"{what}{part} has no proper {key.replace('_', ' ')}{_HINTS.get(kind, '')}.")
-    return value
 
 
 def _rules(row, what):
@@ -184,23 +331,14 @@ def _rules(row, what):
         raise RestoreError(f"{what}: {error}") from None
 
 
-def _check_game(game, names, numbers, where, engine):
-    _record(game, where, {
-        "created": _stamp, "finished": _maybe_stamp, "first_dealer": _seat, "note": _note,
-        "night_note": _note, "status": lambda v: isinstance(v, str) and v in GAME_STATUSES,
-        "rules": lambda v: isinstance(v, dict), "seats": lambda v: isinstance(v, list),
-        "rounds": lambda v: isinstance(v, list),
-        "rematch_of": lambda v: v is None or (_whole(v, 1, 10**9) and v in numbers),
-    })
+def _check_game(game, names, where, engine):
     rules = _rules(game["rules"], f"{where}'s rules")
     seats = game["seats"]
-    _need(len(seats) == PLAYERS and all(_name(name) for name in seats)
-          and len({name.casefold() for name in seats}) == PLAYERS, f"{where} needs four different players.")
+    _need(len(seats) == PLAYERS and len({name.casefold() for name in seats}) == PLAYERS,
+          f"{where} needs four different players.")
     _need(all(name.casefold() in names for name in seats), f"{where} seats a player the file does not list.")
     scored, revisions = [], {}
     for entry in game["rounds"]:
-        if not (isinstance(entry, dict) and _whole(entry.get("number"), 1, ROUNDS_MAX)):
-            raise RestoreError(f"{where} has a round without a proper number.")
         _check_round(entry, seats, f"{where}, round {entry['number']}", engine)
         revisions.setdefault(entry["number"], []).append(entry["revision"])
         if entry["status"] == "scored":
@@ -230,53 +368,30 @@ def _first_gap(numbers):
     return next(n for n, found in enumerate(numbers + [None], start=1) if n != found)
 
 
+_SEATS = list(range(PLAYERS))
+
+
 def _check_round(entry, seats, where, engine):
-    _record(entry, where, _ROUND)
-    if entry["bid"] is not None:
-        _record(entry["bid"], where, _BID, ": the bid")
-    for hand in entry["hands"]:
-        # Files from before a hand had its own mode carry it once, on the round.
-        if isinstance(hand, dict):
-            hand.setdefault("mode", entry["mode"])
-        _record(hand, where, _HAND, ": a hand")
-    if sorted(hand["seat"] for hand in entry["hands"]) != _SEATS:
-        raise RestoreError(f"{where} needs one hand per seat.")
-    entry["hands"].sort(key=lambda hand: hand["seat"])
-    for change in entry["changes"]:
-        _record(change, where, _CHANGE, ": a change")
-    for mark in entry["signoffs"]:
-        _record(mark, where, _SIGNOFF, ": a sign-off")
-    found = [engine.hand(hand, where) for hand in entry["hands"]]
+    hands = entry["hands"]
+    for hand in hands:
+        hand.setdefault("mode", entry["mode"])
+    hands.sort(key=_BY_SEAT)
+    _need(list(map(_BY_SEAT, hands)) == _SEATS, f"{where} needs one hand per seat.")
+    known = [engine.hand(hand, where) for hand in hands]
+    saved = entry["status"] in SAVED_ONCE
     # A revision that was saved once (the saved one, one a correction replaced, one undone) passed
     # the round check when it was saved: it must pass it again.
-    if entry["status"] in SAVED_ONCE:
-        engine.check(entry, seats, tuple(value for value, _ in found), where)
+    if saved:
+        engine.check(entry, seats, known, where)
     # Scores and target bonuses are caches: recomputed for every revision that was ever saved.
-    if entry["status"] in SAVED_ONCE or all(hand.get("score") is not None for hand in entry["hands"]):
-        for hand, (_, score) in zip(entry["hands"], found):
-            if score is None:
+    if saved or all(hand.get("score") is not None for hand in hands):
+        for hand, found in zip(hands, known):
+            if found.total is None:
                 raise RestoreError(f"{where}: a saved hand cannot be scored.")
-            hand["score"] = score.total
-            hand["target_bonus"] = bonus_of(score)
+            hand["score"], hand["target_bonus"] = found.total, found.bonus
     else:
-        for hand in entry["hands"]:
+        for hand in hands:
             hand["score"] = hand["target_bonus"] = None
 
 
-SAVED_ONCE = ("scored", "replaced", "deleted")
-_SEATS = list(range(PLAYERS))
-_ROUND = {
-    "revision": lambda v: _whole(v, 1, ROUNDS_MAX), "dealer": _seat,
-    "status": lambda v: isinstance(v, str) and v in ROUND_STATUSES,
-    "mode": lambda v: isinstance(v, str) and v in MODES,
-    "redeals": lambda v: _whole(v, 0, ROUNDS_MAX), "bid": lambda v: v is None or isinstance(v, dict),
-    "created": _maybe_stamp, "updated": _maybe_stamp,
-    "hands": lambda v: isinstance(v, list) and len(v) == PLAYERS,
-    "changes": lambda v: isinstance(v, list), "signoffs": lambda v: isinstance(v, list),
-}
-_BID = {"seat": _seat, "number": lambda v: _whole(v, 1, MAX_BID),
-        "suit": lambda v: isinstance(v, str) and v in SUIT_NAMES}
-_HAND = {"seat": _seat, "target": _card, "entered_by": _maybe_text, "done": _maybe_stamp,
-         "mode": lambda v: isinstance(v, str) and v in MODES, "won": _cards, "counts": _counts}
-_CHANGE = {"at": _stamp, "action": _text, "detail": _maybe_text, "by": _maybe_text}
-_SIGNOFF = {"seat": _seat, "device": _text, "at": _stamp}
+_BY_SEAT = operator.itemgetter("seat")

@@ -173,7 +173,7 @@ def test_a_file_refused_at_its_last_game_leaves_nothing_of_the_games_copied_befo
 
     app, client, crew_url = known
     data = json.loads(client.get(crew_url + "history/export.json").get_data(as_text=True))
-    data["games"][-1]["rounds"][0]["hands"][0]["target"] = "11S"
+    data["games"][-1]["rounds"][0]["hands"][0]["counts"] = {"4": 4}  # the engine refuses it
     db = connect(app.config["DATABASE"])
     before = db.execute("SELECT (SELECT count(*) FROM crews), (SELECT count(*) FROM games),"
                         " (SELECT count(*) FROM seat_results)").fetchone()

@@ -204,6 +204,14 @@ def test_restore_recomputes_the_caches(known):
         (lambda d: d["games"][2]["rounds"].append(dict(d["games"][2]["rounds"][1], number=3)),
          "Game 3: The game ended after round 2, so there is no round 3."),
         (lambda d: d["games"][0].update(note="x" * 201), "Game 1 has no proper note (text of at most 200 characters)."),
+        # Where the typed model of the file finds the fault, the sentence still names the place:
+        (lambda d: d["games"][0]["rounds"][0]["hands"].__setitem__(1, "Ben"), "Game 1, round 1: a hand is missing or damaged."),
+        (lambda d: d["games"][0]["rounds"][0]["bid"].update(seat=True), "Game 1, round 1: the bid has no proper seat."),
+        (lambda d: d["games"][0]["rounds"][0]["signoffs"].append({"seat": 1, "device": "x"}),
+         "Game 1, round 1: a sign-off has no proper at"),
+        (lambda d: d["games"].append([]), "Each game needs a number of its own."),
+        (lambda d: d["games"][1]["rounds"][0].update(number="2"), "Game 2 has a round without a proper number."),
+        (lambda d: d["players"].append({"name": "Ann", "created": d["crew"]["created"]}), "The player Ann is in the file twice."),
         # What live entry never stores, which pages could not show afterwards (issue 12, item 8):
         (lambda d: d["games"][0]["rounds"][0]["hands"][0].update(target="10 D"),
          "Game 1, round 1: a hand has no proper target (a card such as 10S or QH)."),
