@@ -19,6 +19,13 @@ all its processes), both floors, and PASS/FAIL; at the end the largest passing c
 
     .venv/bin/python bench/load.py --tables 50,100,150 [--idle 0] [--seconds 30] [--workers 2]
     .venv/bin/python bench/load.py --tables 0 --idle 1000 --seconds 30
+    .venv/bin/python bench/load.py --tables 150 --workers 2 --proxy caddy
+
+With --proxy caddy the phones talk to Caddy (`/usr/bin/caddy`, Debian's package), started on
+another free port with a Caddyfile like the README's (plain HTTP on loopback: no certificate),
+which passes every request on to the app over its own small pool of keep-alive connections; the
+app trusts it (ORCHARD_TRUSTED_PROXY). That is the supported public set-up: the proxy holds the
+phones' connections, the app only a few. Caddy's CPU is printed beside the app's.
 """
 import argparse
 import asyncio
@@ -278,8 +285,10 @@ async def drive(tables, static, port, hello_port, args, record, pids):
     await asyncio.sleep(args.warm_up)
     record.counting = True
     cpu_before, started, mine = cpu_seconds(pids), time.monotonic(), time.process_time()
+    proxy_before = cpu_seconds(record.proxy_pids)
     await asyncio.sleep(args.seconds)
     cpu = cpu_seconds(pids) - cpu_before
+    record.proxy_cpu = cpu_seconds(record.proxy_pids) - proxy_before
     measured = time.monotonic() - started
     record.client_cpu = time.process_time() - mine
     record.load = os.getloadavg()[0]
@@ -288,7 +297,54 @@ async def drive(tables, static, port, hello_port, args, record, pids):
     done, pending = await asyncio.wait(running, timeout=TIMEOUT + args.poll + 5)
     for task in pending:
         task.cancel()
+    for task in done:  # a phone that stopped on something other than a refused answer is a bug here
+        if task.exception() is not None:
+            record.error(f"a phone stopped: {task.exception()!r}")
     return measured, cpu, len(pending)
+
+
+CADDYFILE = """\
+{{
+    admin off
+    auto_https off
+    log {{
+        output discard
+    }}
+}}
+http://127.0.0.1:{port} {{
+    reverse_proxy 127.0.0.1:{upstream}{pool}
+}}
+"""
+# Connections to the app at most (as the README's sample sets them): a request waits in the proxy
+# for a free one rather than opening more, so the app's loop holds only these.
+POOL = """ {{
+        transport http {{
+            max_conns_per_host {pool}
+            keepalive_idle_conns_per_host {pool}
+        }}
+    }}"""
+
+
+def start_caddy(folder, upstream, pool):
+    """Caddy on a free loopback port in front of `upstream`; (process, port) once it answers."""
+    port = free_port()
+    config = Path(folder) / "Caddyfile"
+    config.write_text(CADDYFILE.format(port=port, upstream=upstream, pool=POOL.format(pool=pool) if pool else ""))
+    env = {**os.environ, "HOME": folder, "XDG_DATA_HOME": folder, "XDG_CONFIG_HOME": folder}
+    caddy = subprocess.Popen(["caddy", "run", "--config", str(config), "--adapter", "caddyfile"], env=env,
+                             stdout=subprocess.DEVNULL, stderr=open(Path(folder) / "caddy.log", "wb"))
+    probe = Phone(f"http://127.0.0.1:{port}", timeout=2)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        if caddy.poll() is not None:
+            raise RuntimeError(f"caddy exited with {caddy.returncode}: {(Path(folder) / 'caddy.log').read_text()[-500:]}")
+        try:
+            if probe.get("/").status == 200:
+                return caddy, port
+        except OSError:
+            time.sleep(0.1)
+    caddy.terminate()
+    raise RuntimeError("caddy did not answer within 20 s")
 
 
 def run_once(entering, idle, args):
@@ -296,19 +352,27 @@ def run_once(entering, idle, args):
         env = {"ORCHARD_CREW_LIMIT": "100000 per hour", "ORCHARD_WORKERS": str(args.workers),
                "ORCHARD_THREADS": str(args.threads),
                "ORCHARD_CONNECTION_LIMIT": str(max(2000, 4 * (entering + idle) + 200))}
+        if args.proxy:
+            env["ORCHARD_TRUSTED_PROXY"] = "127.0.0.1"
         log = open(Path(folder) / "server.log", "wb")
         server = ServerProcess(Path(folder) / "orchard.db", log=log, env=env).start()
         hello_port = free_port()
         hello = subprocess.Popen([sys.executable, "-c", HELLO, str(hello_port), str(args.threads)],
                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        caddy = None
         try:
+            caddy, port = start_caddy(folder, server.port, args.proxy_pool) if args.proxy else (None, server.port)
             set_up_started = time.monotonic()
             tables, static = set_up(server.base, entering, idle)
             set_up_seconds = time.monotonic() - set_up_started
             record = Record()
+            record.proxy_pids = [caddy.pid] if caddy else []
             pids = server_pids(server.process.pid)
-            measured, cpu, stuck = asyncio.run(drive(tables, static, server.port, hello_port, args, record, pids))
+            measured, cpu, stuck = asyncio.run(drive(tables, static, port, hello_port, args, record, pids))
         finally:
+            if caddy:
+                caddy.terminate()
+                caddy.wait()
             hello.terminate()
             hello.wait()
             server.stop()
@@ -316,13 +380,21 @@ def run_once(entering, idle, args):
     return record, measured, cpu, stuck, set_up_seconds
 
 
+def behind(args):
+    if not args.proxy:
+        return ""
+    return f", behind {args.proxy} (at most {args.proxy_pool or 'unlimited'} connections to the app)"
+
+
 def report(entering, idle, args, record, measured, cpu, stuck, set_up_seconds):
     phones = 4 * (entering + idle)
     total = sum(len(v) for v in record.seconds.values())
     print(f"\n== {entering} entering tables, {idle} idle tables: {phones} phones on keep-alive connections, "
-          f"{args.workers} worker process(es) × {args.threads} threads (set-up {set_up_seconds:.0f} s)")
+          f"{args.workers} worker process(es) × {args.threads} threads"
+          f"{behind(args)} (set-up {set_up_seconds:.0f} s)")
+    proxy = f", {args.proxy} {100 * record.proxy_cpu / measured:.0f} %" if args.proxy else ""
     print(f"measured {measured:.1f} s: {total} requests, {total / measured:.0f} a second; "
-          f"server CPU {100 * cpu / measured:.0f} % of one core, this load generator "
+          f"server CPU {100 * cpu / measured:.0f} % of one core{proxy}, this load generator "
           f"{100 * record.client_cpu / measured:.0f} % (machine: {os.cpu_count()} cores, "
           f"load average {record.load:.1f})")
     print(f"{'kind':<13}{'count':>7}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}")
@@ -351,6 +423,9 @@ def main(argv=None):
     parser.add_argument("--tap-every", type=float, default=1.0, help="seconds between taps (default 1)")
     parser.add_argument("--workers", type=int, default=1, help="ORCHARD_WORKERS (default 1)")
     parser.add_argument("--threads", type=int, default=8, help="ORCHARD_THREADS (default 8)")
+    parser.add_argument("--proxy", choices=["caddy"], help="phones talk to this reverse proxy in front of the app")
+    parser.add_argument("--proxy-pool", type=int, default=0,
+                        help="most connections from the proxy to the app (default 0: none, as the README sample)")
     args = parser.parse_args(argv)
     best = None
     for entering in (int(n) for n in args.tables.split(",")):
