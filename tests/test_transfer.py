@@ -9,7 +9,8 @@ import pytest
 
 from store import connect
 from support.apps import make_app
-from support.html_text import attribute, element_text, links, select, texts
+from support.exports import export_of, restore
+from support.html_text import attribute, links, select, texts
 from support.rounds import exact_round
 
 CSV_HEADER = [
@@ -97,19 +98,6 @@ def history_with_everything(client, crew_url):
     client.post(crew_url + "games/5/rematch")
 
 
-def export_of(client, crew_url, game_id=None):
-    url = crew_url + (f"games/{game_id}/export.json" if game_id else "history/export.json")
-    response = client.get(url)
-    assert response.status_code == 200 and response.mimetype == "application/json"
-    return json.loads(response.get_data(as_text=True))
-
-
-def restore(client, data, **kwargs):
-    body = json.dumps(data).encode() if not isinstance(data, bytes) else data
-    return client.post("/restore", data={"file": (io.BytesIO(body), "export.json"), **kwargs},
-                       content_type="multipart/form-data")
-
-
 def test_export_restore_export_is_identical(known):
     app, client, crew_url = known
     history_with_everything(client, crew_url)
@@ -178,83 +166,6 @@ def test_restore_recomputes_the_caches(known):
     response = restore(client, data)
     assert response.status_code == 303
     assert export_of(client, response.headers["Location"].removesuffix("history")) == export_of(client, crew_url)
-
-
-@pytest.mark.parametrize(
-    ("damage", "message"),
-    [
-        (lambda d: d.update(format="something else"), "This is not an Orchard crew export"),
-        (lambda d: d.update(version=99), "this server reads version 1"),
-        (lambda d: d["crew"].pop("name"), "The crew has no proper name (1 to 40 characters)."),
-        (lambda d: d["crew"].update(created=None), "The crew has no proper created (a date and time with its UTC offset, in the years 1970 to 9998)."),
-        (lambda d: d["players"][0].update(name="x" * 41), "A player has no proper name"),
-        (lambda d: d["games"][0]["rounds"][0].update(created={"at": 1}), "Game 1, round 1 has no proper created (a date and time"),
-        (lambda d: d["games"][0]["rounds"][0].update(revision=2**64), "Game 1, round 1 has no proper revision."),
-        (lambda d: d["games"][0]["rounds"][0]["changes"].append(None), "Game 1, round 1: a change is missing"),
-        (lambda d: d["games"][0]["rounds"][0].pop("changes"), "Game 1, round 1 has no proper changes."),
-        (lambda d: d["games"][0]["rounds"][1].update(number=1), "Game 1: its saved rounds are not numbered"),
-        (lambda d: d["games"][0].update(seats=["Ann", "Ann", "Cleo", "Dan"]), "Game 1 needs four different players."),
-        (lambda d: d["games"][0].update(seats=["Ann", "Zed", "Cleo", "Dan"]), "Game 1 seats a player the file does not list."),
-        (lambda d: d["games"][0]["rules"].update(goal=0), "Game 1's rules: The goal must be"),
-        (lambda d: d["crew"].update(goal=2**64), "The goal must be a whole number of points from 1 to 100000"),
-        (lambda d: d["games"][0]["rounds"][0]["hands"][0].update(target="1X"), "Game 1, round 1:"),
-        (lambda d: d["games"][0]["rounds"][0]["hands"][0].update(counts={"4": 4}),
-         "Game 1, round 1 cannot be saved as it is: Ann has 4 4s in the pile"),
-        (lambda d: d["games"][0]["rounds"].pop(0), "its saved rounds are not numbered"),
-        (lambda d: d["games"][2]["rounds"].append(dict(d["games"][2]["rounds"][1], number=3)),
-         "Game 3: The game ended after round 2, so there is no round 3."),
-        (lambda d: d["games"][0].update(note="x" * 201), "Game 1 has no proper note (text of at most 200 characters)."),
-        # Where the typed model of the file finds the fault, the sentence still names the place:
-        (lambda d: d["games"][0]["rounds"][0]["hands"].__setitem__(1, "Ben"), "Game 1, round 1: a hand is missing or damaged."),
-        (lambda d: d["games"][0]["rounds"][0]["bid"].update(seat=True), "Game 1, round 1: the bid has no proper seat."),
-        (lambda d: d["games"][0]["rounds"][0]["signoffs"].append({"seat": 1, "device": "x"}),
-         "Game 1, round 1: a sign-off has no proper at"),
-        (lambda d: d["games"].append([]), "Each game needs a number of its own."),
-        (lambda d: d["games"][1]["rounds"][0].update(number="2"), "Game 2 has a round without a proper number."),
-        (lambda d: d["players"].append({"name": "Ann", "created": d["crew"]["created"]}), "The player Ann is in the file twice."),
-        # What live entry never stores, which pages could not show afterwards (issue 12, item 8):
-        (lambda d: d["games"][0]["rounds"][0]["hands"][0].update(target="10 D"),
-         "Game 1, round 1: a hand has no proper target (a card such as 10S or QH)."),
-        (lambda d: d["games"][0]["rounds"][0]["hands"][0].update(counts={"T": 1}),
-         "Game 1, round 1: a hand has no proper counts (ranks 2 to 10, J, Q, K, A, each with a count)."),
-        (lambda d: d["games"][0].update(created="0001-01-01T00:00:00+00:00"),
-         "Game 1 has no proper created (a date and time with its UTC offset, in the years 1970 to 9998)."),
-        (lambda d: d["games"][0].update(created="2026-03-12T19:00:00"), "Game 1 has no proper created"),
-        (lambda d: d["games"][0]["rounds"][0]["changes"][0].update(at="0001-01-01T00:00:00+00:00"),
-         "Game 1, round 1: a change has no proper at"),
-        (lambda d: d["games"][0]["rounds"].append(dict(d["games"][0]["rounds"][2], number=9, status="discarded")),
-         "Game 1: its rounds are not numbered 1, 2, 3 … (round 4 is missing)."),
-        (lambda d: d["games"][0]["rounds"].append(dict(d["games"][0]["rounds"][2], revision=3, status="replaced")),
-         "Game 1, round 3: its revisions are not numbered 1, 2, 3 …"),
-        (lambda d: d["games"][0]["rounds"][0].update(status="replaced", number=4),
-         "Game 1: its saved rounds are not numbered"),
-        (lambda d: d["games"][0]["rounds"][2]["hands"][0].update(counts={"4": 4}) or
-         d["games"][0]["rounds"][2].update(status="deleted"),
-         "Game 1, round 3 cannot be saved as it is: Ann has 4 4s in the pile"),
-    ],
-)
-def test_a_damaged_export_is_refused_and_nothing_is_stored(known, damage, message):
-    app, client, crew_url = known
-    data = export_of(client, crew_url)
-    damage(data)
-    db = connect(app.config["DATABASE"])
-    before = next(db.query("SELECT count(*) AS n FROM crews"))["n"]
-    response = restore(client, data)
-    assert response.status_code == 422
-    assert message in response.get_data(as_text=True).replace("&#39;", "'")
-    assert next(db.query("SELECT count(*) AS n FROM crews"))["n"] == before
-
-
-NOT_JSON = "This file is not JSON: pick the .json export of a crew."
-NOT_AN_EXPORT = "Nothing was restored. This is not an Orchard crew export (a .json file from a crew's History page)."
-
-
-@pytest.mark.parametrize(("body", "message"), [
-    (b"not json at all", NOT_JSON), (b"\xff\xfe\x00", NOT_JSON), (b"[1, 2, 3]", NOT_AN_EXPORT), (b"{}", NOT_AN_EXPORT)])
-def test_a_file_that_is_not_an_export_is_refused(client, body, message):
-    response = restore(client, body)
-    assert response.status_code == 422
-    assert element_text(response, "#error-file") == message
 
 
 def test_restore_without_a_file_says_so(client):
