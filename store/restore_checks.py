@@ -232,7 +232,11 @@ def _typed(raw):
                 # "\ud800" alone: JSON allows it, Unicode text cannot hold it.
                 raise RestoreError("The file holds text that is not proper Unicode.") from None
             raise NotJson() from None
-        raise RestoreError(_message(first, json.loads(raw))) from None
+        try:
+            message = _message(first, json.loads(raw))
+        except (LookupError, TypeError):  # the place cannot be named: the fault still can
+            message = f"The export is incomplete or damaged (at {'/'.join(map(str, first['loc']))[:200]})."
+        raise RestoreError(message) from None
 
 
 # --- What a type cannot say ----------------------------------------------------------------------
