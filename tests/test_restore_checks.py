@@ -1,5 +1,5 @@
-"""What a restore file must hold (`store/restore_checks.py`): each fault is refused with a sentence
-naming the game, round and field, and nothing is stored."""
+"""What a restore file must hold (`store/export_format.py`, `store/restore_checks.py`): each fault
+is refused with a sentence naming the game, round and field, and nothing is stored."""
 import pytest
 
 from store import connect
