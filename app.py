@@ -175,119 +175,12 @@ def create_app(test_config=None):
     return app
 
 
-# Waitress on the open internet: idle and slow connections are cheap (poll, not select, which
-# stops at file number 1024), each is closed after CHANNEL_TIMEOUT seconds of silence, and a
-# body larger than the largest upload is refused before it is buffered. A phone keeps its
-# connection open between polls (keep-alive), so the connection limit is counted in phones:
-# 2,000 holds 1,000 phones with a second connection each; the start raises the process's limit
-# of open files to fit (see `open_files_for`). Threads only wait on the disk and on each
-# other's write lock; more of them do not add CPU (one process runs Python on one core at a
-# time): ORCHARD_WORKERS processes do.
-SERVE_DEFAULTS = {
-    "ORCHARD_THREADS": 8,
-    "ORCHARD_CONNECTION_LIMIT": 2000,
-    "ORCHARD_CHANNEL_TIMEOUT": 20,
-    "ORCHARD_CLEANUP_INTERVAL": 5,
-    "ORCHARD_WORKERS": 1,
-}
-# Files a process needs besides its connections: the database, its WAL and index, the guess
-# counters, logs, the listening socket.
-SPARE_FILES = 64
-PROXY_HEADERS = {"x-forwarded-for", "x-forwarded-proto", "x-forwarded-host"}
-
-
-def serve_settings(environ):
-    """Waitress's keyword arguments from the environment (PORT, HOST, ORCHARD_*), with safe
-    defaults; a setting that is not a whole number stops the start with one clear sentence."""
-    numbers = {}
-    for name, default in {"PORT": 5000, **SERVE_DEFAULTS}.items():
-        raw = environ.get(name, str(default)).strip()
-        if not raw.isdigit() or int(raw) < 1:
-            raise SystemExit(f"{name} must be a whole number above 0, not {raw[:40]!r}.")
-        numbers[name] = int(raw)
-    settings = {
-        "host": environ.get("HOST", "0.0.0.0"),
-        "port": numbers["PORT"],
-        "threads": numbers["ORCHARD_THREADS"],
-        "connection_limit": numbers["ORCHARD_CONNECTION_LIMIT"],
-        "channel_timeout": numbers["ORCHARD_CHANNEL_TIMEOUT"],
-        "cleanup_interval": numbers["ORCHARD_CLEANUP_INTERVAL"],
-        "asyncore_use_poll": True,
-        "backlog": 2048,  # phones that all reconnect at once (a server restart) wait, not fail
-        "max_request_body_size": security.RESTORE_BODY_MAX,
-        "max_request_header_size": 64 * 1024,
-        "clear_untrusted_proxy_headers": True,
-    }
-    proxy = environ.get("ORCHARD_TRUSTED_PROXY", "").strip()
-    if proxy:
-        # The proxy's X-Forwarded-* headers name the real client and scheme: the guess limit
-        # then counts each visitor, and crew links say https://.
-        settings.update(trusted_proxy=proxy, trusted_proxy_count=1,
-                        trusted_proxy_headers=PROXY_HEADERS)
-    return settings
-
-
-def worker_count(environ):
-    """ORCHARD_WORKERS: how many server processes share the port (default 1)."""
-    raw = environ.get("ORCHARD_WORKERS", "1").strip()
-    if not raw.isdigit() or int(raw) < 1:
-        raise SystemExit(f"ORCHARD_WORKERS must be a whole number above 0, not {raw[:40]!r}.")
-    return int(raw)
-
-
-def open_files_for(connection_limit):
-    """Raise this process's limit of open files (up to the hard limit the system allows) to fit
-    `connection_limit` connections; a limit that cannot fit them stops the start with a sentence."""
-    import resource
-
-    needed = connection_limit + SPARE_FILES
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft != resource.RLIM_INFINITY and soft < needed:
-        if hard != resource.RLIM_INFINITY and hard < needed:
-            raise SystemExit(
-                f"ORCHARD_CONNECTION_LIMIT {connection_limit} needs {needed} open files, and this system "
-                f"allows a process {hard}: lower ORCHARD_CONNECTION_LIMIT or raise the limit (ulimit -Hn).")
-        resource.setrlimit(resource.RLIMIT_NOFILE, (needed, hard))
-
-
-def serve_workers(application, settings, workers):
-    """Serve with `workers` processes accepting on one listening socket (forked after the app is
-    built, before any request opens a database connection). Each process keeps its own threads
-    and connections to the one SQLite file in WAL mode; the guess limits are counted in a file
-    they share. A worker ends with the first process (Linux: parent-death signal)."""
-    import ctypes
-    import signal
-    import socket
-
-    from waitress import serve
-
-    listener = socket.create_server((settings.pop("host"), settings.pop("port")), backlog=settings["backlog"])
-    settings["sockets"] = [listener]
-    children = []
-    for _ in range(workers - 1):
-        pid = os.fork()
-        if pid == 0:
-            ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-            serve(application, **settings)
-            os._exit(0)
-        children.append(pid)
-
-    def stop(signum, frame):
-        for child in children:
-            os.kill(child, signal.SIGTERM)
-        raise SystemExit(0)
-
-    signal.signal(signal.SIGTERM, stop)
-    serve(application, **settings)
-
-
 if __name__ == "__main__":
-    from waitress import serve
+    import serving
 
     os.umask(0o077)  # whatever the server writes (database, backups, key) is the owner's alone
-    settings = serve_settings(os.environ)
-    workers = worker_count(os.environ)
-    open_files_for(settings["connection_limit"])
+    settings = serving.serve_settings(os.environ)
+    serving.open_files_for(settings["connection_limit"])
     try:
         application = create_app()
         rolling_backup(application.config["DATABASE"])
@@ -301,10 +194,6 @@ if __name__ == "__main__":
             "file aside and copy the newest of them in its place."
         ) from None
     address = server_address(settings["host"], settings["port"])
-    if not address.this_device_only:
-        application.config["LAN_URL"] = address.url
     print(startup_message(address, application.config["PUBLIC_URL"]), flush=True)
-    if workers > 1:
-        serve_workers(application, settings, workers)
-    else:
-        serve(application, **settings)
+    del application  # each worker process builds its own
+    serving.serve(settings, lan_url=None if address.this_device_only else address.url)

@@ -7,6 +7,7 @@ from urllib.parse import urlsplit
 
 from flask import abort, current_app, request
 from limits import parse as parse_limit
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from store.limits import SharedCounter, limits_path
 from views.render import render_error
@@ -157,6 +158,9 @@ def init_app(app):
     app.config.setdefault("GUESS_LIMIT", "30 per minute")
     app.config.setdefault("PASSPHRASE_LIMIT", "10 per 10 minutes")
     app.config.setdefault("CREW_LIMIT", os.environ.get("ORCHARD_CREW_LIMIT") or "30 per hour")
+    app.config.setdefault("TRUSTED_PROXY", os.environ.get("ORCHARD_TRUSTED_PROXY", "").strip() or None)
+    if app.config["TRUSTED_PROXY"]:
+        app.wsgi_app = TrustedProxy(app.wsgi_app, app.config["TRUSTED_PROXY"])
     app.after_request(add_security_headers)
     app.before_request(limit_request_body)
     app.before_request(refuse_json_bodies)
@@ -166,3 +170,25 @@ def init_app(app):
     app.after_request(count_guesses)
     app.register_error_handler(429, too_many_guesses)
     app.register_error_handler(413, too_large)
+
+
+PROXY_HEADERS = ("HTTP_X_FORWARDED_FOR", "HTTP_X_FORWARDED_PROTO", "HTTP_X_FORWARDED_HOST")
+
+
+class TrustedProxy:
+    """Behind a TLS proxy (ORCHARD_TRUSTED_PROXY, its address): its X-Forwarded-For, -Proto and
+    -Host name the real visitor and scheme, so the guess limit counts each visitor and crew links
+    say https://. Only a request from that address is believed; from anyone else the headers are
+    dropped, so nobody can pose as someone else by sending them."""
+
+    def __init__(self, wsgi_app, address):
+        self.address = address
+        self.plain = wsgi_app
+        self.forwarded = ProxyFix(wsgi_app, x_for=1, x_proto=1, x_host=1)
+
+    def __call__(self, environ, start_response):
+        if environ.get("REMOTE_ADDR") == self.address:
+            return self.forwarded(environ, start_response)
+        for name in PROXY_HEADERS:
+            environ.pop(name, None)
+        return self.plain(environ, start_response)

@@ -1,7 +1,7 @@
 """How many tables one box serves: phones as browsers hold them, over loopback.
 
-Starts `python app.py` (waitress, as an operator runs it, with ORCHARD_WORKERS processes) on a free
-127.0.0.1 port with a fresh database, and a Flask hello-world on waitress beside it. Then, for
+Starts `python app.py` (Granian, as an operator runs it, with ORCHARD_WORKERS processes) on a free
+127.0.0.1 port with a fresh database, and a Flask hello-world on Granian beside it. Then, for
 each table count asked for, on a fresh server:
 
   * every ENTERING table has 4 phones polling the round's `/live?v=N` every POLL seconds and one
@@ -44,6 +44,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO), str(REPO / "tests")]
 
 from proxy import start_caddy  # noqa: E402
+from serving import SERVE_DEFAULTS  # noqa: E402
 from support.loopback import TARGETS, Phone, ServerProcess, free_port, plan_taps  # noqa: E402
 
 TAP_P95_MS = 100
@@ -56,11 +57,12 @@ KINDS = ("static floor", "hello floor", "live 204", "live 200", "tap", "start", 
 HELLO = textwrap.dedent("""
     import sys
     from flask import Flask
-    from waitress import serve
+    from granian import Granian
     app = Flask("hello")
     app.add_url_rule("/", "hello", lambda: "Hello, world!")
-    serve(app, host="127.0.0.1", port=int(sys.argv[1]), threads=int(sys.argv[2]),
-          connection_limit=100, asyncore_use_poll=True)
+    if __name__ == "__main__":
+        Granian("__main__:app", interface="wsgi", address="127.0.0.1", port=int(sys.argv[1]),
+                blocking_threads=int(sys.argv[2]), log_level="warning").serve()
 """)
 
 
@@ -379,7 +381,8 @@ def main(argv=None):
     parser.add_argument("--poll", type=float, default=3.0, help="seconds between a phone's polls (default 3)")
     parser.add_argument("--tap-every", type=float, default=1.0, help="seconds between taps (default 1)")
     parser.add_argument("--workers", type=int, default=1, help="ORCHARD_WORKERS (default 1)")
-    parser.add_argument("--threads", type=int, default=8, help="ORCHARD_THREADS (default 8)")
+    parser.add_argument("--threads", type=int, default=SERVE_DEFAULTS["ORCHARD_THREADS"],
+                        help=f"ORCHARD_THREADS (default {SERVE_DEFAULTS['ORCHARD_THREADS']}, as the server's)")
     parser.add_argument("--proxy", choices=["caddy"], help="phones talk to this reverse proxy in front of the app")
     parser.add_argument("--proxy-pool", type=int, default=0,
                         help="most connections from the proxy to the app (default 0: none, as the README sample)")

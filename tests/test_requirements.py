@@ -4,7 +4,8 @@ import subprocess
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-TEST_PACKAGES = {"pytest", "hypothesis", "playwright", "axe-playwright-python", "httpx", "lxml", "cssselect", "pytest-xdist"}
+TEST_PACKAGES = {"pytest", "hypothesis", "playwright", "axe-playwright-python", "httpx", "lxml", "cssselect", "pytest-xdist",
+                 "waitress"}
 
 
 def pinned(path):

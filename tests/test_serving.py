@@ -1,22 +1,26 @@
 """The server as run on the internet (`python app.py`): many slow connections, a TLS proxy."""
 import socket
+import time
 import urllib.parse
 
 import pytest
 
-from app import serve_settings
+from app import create_app
+from serving import serve_settings
 from support.loopback import Phone, ServerProcess
 
 
 def test_serve_settings_have_safe_defaults_and_read_the_environment():
     defaults = serve_settings({})
-    assert (defaults["host"], defaults["port"], defaults["connection_limit"]) == ("0.0.0.0", 5000, 2000)
-    assert "trusted_proxy" not in defaults
+    assert (defaults["host"], defaults["port"], defaults["workers"], defaults["connection_limit"]) == (
+        "0.0.0.0", 5000, 1, 2000)
+    assert defaults["trusted_proxy"] is None
     tuned = serve_settings({"PORT": "8080", "ORCHARD_CONNECTION_LIMIT": "900", "ORCHARD_THREADS": "4",
-                            "ORCHARD_CHANNEL_TIMEOUT": "30", "ORCHARD_TRUSTED_PROXY": "127.0.0.1"})
+                            "ORCHARD_WORKERS": "2", "ORCHARD_CHANNEL_TIMEOUT": "30",
+                            "ORCHARD_TRUSTED_PROXY": "127.0.0.1"})
     assert (tuned["port"], tuned["connection_limit"], tuned["threads"], tuned["channel_timeout"]) == (8080, 900, 4, 30)
+    assert tuned["connections_per_worker"] == 450  # the limit is for the whole server
     assert tuned["trusted_proxy"] == "127.0.0.1"
-    assert "x-forwarded-proto" in tuned["trusted_proxy_headers"]
 
 
 @pytest.mark.parametrize("value", ["many", "0", "-3", ""])
@@ -68,3 +72,62 @@ def test_behind_a_trusted_proxy_the_guess_limit_counts_each_visitor(proxied):
     statuses = [guesser.get(f"/c/guess-{n}/", headers=_from("198.51.100.7")).status for n in range(32)]
     assert statuses[-1] == 429
     assert player.get("/c/another-typo/", headers=_from("203.0.113.9")).status == 404
+
+
+def test_forwarded_headers_from_anyone_but_the_trusted_proxy_are_ignored(tmp_path):
+    app = create_app({"DATABASE": str(tmp_path / "o.db"), "SECRET_KEY": "k", "WTF_CSRF_ENABLED": False,
+                      "TRUSTED_PROXY": "10.0.0.2"})
+    stranger = app.test_client()
+    stranger.environ_base["REMOTE_ADDR"] = "198.51.100.7"
+    # Posing as a new visitor on every guess does not escape the guess limit...
+    statuses = [stranger.get(f"/c/guess-{n}/", headers={"X-Forwarded-For": f"203.0.113.{n}"}).status_code
+                for n in range(32)]
+    assert statuses[-1] == 429
+    # ...and a claimed https:// host never reaches a crew link.
+    other = app.test_client()
+    other.environ_base["REMOTE_ADDR"] = "198.51.100.8"
+    answer = other.post("/crews", data={"name": "Posing"}, headers=_from("203.0.113.5"))
+    page = other.get(answer.headers["Location"], headers=_from("203.0.113.5")).get_data(as_text=True)
+    assert f"http://localhost{answer.headers['Location']}" in page
+    assert "apples.example" not in page
+
+
+@pytest.fixture
+def impatient(tmp_path):
+    server = ServerProcess(tmp_path / "orchard.db", env={"ORCHARD_CHANNEL_TIMEOUT": "2"}).start()
+    yield server
+    server.stop()
+
+
+def _answer_head(connection):
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = connection.recv(65536)
+        if not chunk:
+            break
+        data += chunk
+    return data
+
+
+def test_a_body_beyond_the_limit_is_refused_before_it_is_sent(impatient):
+    with socket.create_connection(("127.0.0.1", impatient.port), timeout=10) as connection:
+        connection.sendall(b"POST /crews HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+                           b"Content-Length: 200000000\r\n\r\nname=" + b"A" * 100_000)
+        assert _answer_head(connection).startswith(b"HTTP/1.1 413")
+
+
+def test_a_megabyte_of_headers_is_refused(impatient):
+    with socket.create_connection(("127.0.0.1", impatient.port), timeout=10) as connection:
+        connection.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nX-Padding: " + b"A" * 1_000_000 + b"\r\n\r\n")
+        assert _answer_head(connection).startswith(b"HTTP/1.1 431")
+
+
+def test_a_silent_connection_is_closed_after_the_channel_timeout(impatient):
+    with socket.create_connection(("127.0.0.1", impatient.port), timeout=10) as connection:
+        connection.sendall(b"GET /static/app.css HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert _answer_head(connection).startswith(b"HTTP/1.1 200")
+        started = time.monotonic()
+        connection.settimeout(None)
+        while connection.recv(65536):  # the rest of the file, then the end of the connection
+            pass
+        assert time.monotonic() - started < 6

@@ -5,6 +5,8 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from support.loopback import Phone, ServerProcess
 
 
@@ -13,7 +15,7 @@ def test_two_worker_processes_serve_one_database_and_share_the_guess_limit(tmp_p
     try:
         children = subprocess.run(["ps", "--ppid", str(server.process.pid), "-o", "pid="],
                                   capture_output=True, text=True).stdout.split()
-        assert len(children) == 1  # the first process and one forked worker
+        assert len(children) == 2  # the first process starts two workers
         games, failures = [], []
 
         def table(n):
@@ -42,9 +44,26 @@ def test_two_worker_processes_serve_one_database_and_share_the_guess_limit(tmp_p
         assert statuses[:30] == [404] * 30 and statuses[30] == 429
     finally:
         server.stop()
-    # The worker ends with the first process.
-    for _ in range(50):
-        if not Path(f"/proc/{children[0]}").exists():
-            break
+    # The workers end with the first process.
+    assert _ended(children)
+
+
+def _ended(pids, seconds=10):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if not any(Path(f"/proc/{pid}").exists() for pid in pids):
+            return True
         time.sleep(0.1)
-    assert not Path(f"/proc/{children[0]}").exists()
+    return False
+
+
+def test_workers_end_when_the_first_process_is_killed_outright(tmp_path):
+    server = ServerProcess(tmp_path / "orchard.db", env={"ORCHARD_WORKERS": "2"}).start()
+    children = subprocess.run(["ps", "--ppid", str(server.process.pid), "-o", "pid="],
+                              capture_output=True, text=True).stdout.split()
+    assert len(children) == 2
+    server.kill()  # SIGKILL: no shutdown handler runs in the first process
+    assert _ended(children)
+    # Nothing answers on the port any more: a restarted server would not share it with orphans.
+    with pytest.raises(OSError):
+        Phone(server.base, timeout=2).get("/")
