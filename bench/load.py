@@ -6,6 +6,8 @@ each table count asked for, on a fresh server:
 
   * every ENTERING table has 4 phones polling the round's `/live?v=N` every POLL seconds and one
     of them entering rounds at one tap a second (bid, four targets, rank counts, then the save);
+    the tables start spread over the first second, so they tap out of step (`--in-step`: all at
+    once, as this benchmark ran before 2026-12-02: every table's tap in the same few milliseconds);
   * every IDLE table has 4 phones polling its scoreboard's `/live?v=N` and nobody entering;
   * two probes, 4 requests a second each, measure the floors of the same run: a static file
     (app.css) from the Orchard server, and the hello-world server's `GET /`.
@@ -184,9 +186,11 @@ def _text(headers, data):
     return data.decode("utf-8", "replace")
 
 
-async def enterer(record, stop, port, cookie, csrf, game_url, every):
-    """The phone entering rounds: one tap a second (bid, targets, counts), then the save."""
+async def enterer(record, stop, port, cookie, csrf, game_url, every, offset):
+    """The phone entering rounds: one tap a second (bid, targets, counts), then the save. It
+    starts `offset` seconds in, so the tables tap out of step, as at a real club night."""
     connection = Connection(port, cookie, csrf)
+    await asyncio.sleep(offset)
 
     async def tap(kind, path, form=None, expect=(200,)):
         await asyncio.sleep(every)
@@ -275,14 +279,16 @@ def nearest_rank(values, share):
 async def drive(tables, static, port, hello_port, args, record, pids):
     stop = asyncio.Event()
     tasks = []
+    entering = sum(table["entering"] for table in tables)
     for number, table in enumerate(tables):
         for phone in range(4):
             offset = (number * 4 + phone) * args.poll / max(len(tables) * 4, 1) % args.poll
             tasks.append(poller(record, stop, port, table["cookie"], table["poll"], table["version"],
                                 args.poll, offset))
         if table["entering"]:
+            offset = 0.0 if args.in_step else number * args.tap_every / entering
             tasks.append(enterer(record, stop, port, table["cookie"], table["csrf"], table["game_url"],
-                                 args.tap_every))
+                                 args.tap_every, offset))
     tasks += [probe(record, stop, port, "static floor", static), probe(record, stop, hello_port, "hello floor", "/")]
     running = [asyncio.create_task(task) for task in tasks]
     await asyncio.sleep(args.warm_up)
@@ -380,6 +386,8 @@ def main(argv=None):
     parser.add_argument("--warm-up", type=float, default=5.0, help="seconds before measuring (default 5)")
     parser.add_argument("--poll", type=float, default=3.0, help="seconds between a phone's polls (default 3)")
     parser.add_argument("--tap-every", type=float, default=1.0, help="seconds between taps (default 1)")
+    parser.add_argument("--in-step", action="store_true",
+                        help="every table taps in the same instant (before 2026-12-02 the only way it ran)")
     parser.add_argument("--workers", type=int, default=1, help="ORCHARD_WORKERS (default 1)")
     parser.add_argument("--threads", type=int, default=SERVE_DEFAULTS["ORCHARD_THREADS"],
                         help=f"ORCHARD_THREADS (default {SERVE_DEFAULTS['ORCHARD_THREADS']}, as the server's)")
