@@ -181,6 +181,7 @@ if __name__ == "__main__":
     os.umask(0o077)  # whatever the server writes (database, backups, key) is the owner's alone
     settings = serving.serve_settings(os.environ)
     serving.open_files_for(settings["connection_limit"])
+    serving.claim_port(settings["host"], settings["port"])
     try:
         application = create_app()
         rolling_backup(application.config["DATABASE"])

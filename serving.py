@@ -76,6 +76,19 @@ def open_files_for(connection_limit):
         resource.setrlimit(resource.RLIMIT_NOFILE, (needed, hard))
 
 
+def claim_port(host, port):
+    """Stop the start with a sentence when something already listens on the port. Granian's workers
+    share their port with any other program that asks to (SO_REUSEPORT), so a second Orchard
+    started on the same port would otherwise take half of the first one's phones, silently."""
+    import socket
+
+    try:
+        socket.create_server((host, port)).close()
+    except OSError as error:
+        raise SystemExit(f"Orchard cannot start: port {port} is already in use ({error.strerror}); "
+                         "stop the other server or set PORT to a free port.") from None
+
+
 def worker_app():
     """The app as each worker process builds it (Granian's factory). A worker ends with the first
     process, even one that was killed outright (Linux: parent-death signal)."""

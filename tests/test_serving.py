@@ -1,7 +1,11 @@
 """The server as run on the internet (`python app.py`): many slow connections, a TLS proxy."""
+import os
 import socket
+import subprocess
+import sys
 import time
 import urllib.parse
+from pathlib import Path
 
 import pytest
 
@@ -46,11 +50,16 @@ def test_a_phone_is_answered_while_200_slow_connections_are_open(tmp_path):
         server.stop()
 
 
-@pytest.fixture
-def proxied(tmp_path):
-    server = ServerProcess(tmp_path / "orchard.db", env={"ORCHARD_TRUSTED_PROXY": "127.0.0.1"}).start()
+def _serving(tmp_path, **env):
+    """`python app.py` with these settings, stopped after the test."""
+    server = ServerProcess(tmp_path / "orchard.db", env=env).start()
     yield server
     server.stop()
+
+
+@pytest.fixture
+def proxied(tmp_path):
+    yield from _serving(tmp_path, ORCHARD_TRUSTED_PROXY="127.0.0.1")
 
 
 def _from(address):
@@ -94,9 +103,7 @@ def test_forwarded_headers_from_anyone_but_the_trusted_proxy_are_ignored(tmp_pat
 
 @pytest.fixture
 def impatient(tmp_path):
-    server = ServerProcess(tmp_path / "orchard.db", env={"ORCHARD_CHANNEL_TIMEOUT": "2"}).start()
-    yield server
-    server.stop()
+    yield from _serving(tmp_path, ORCHARD_CHANNEL_TIMEOUT="2")
 
 
 def _answer_head(connection):
@@ -131,3 +138,19 @@ def test_a_silent_connection_is_closed_after_the_channel_timeout(impatient):
         while connection.recv(65536):  # the rest of the file, then the end of the connection
             pass
         assert time.monotonic() - started < 6
+
+
+def test_a_second_server_on_the_same_port_stops_with_a_sentence(tmp_path):
+    first = ServerProcess(tmp_path / "first.db").start()
+    try:
+        second = subprocess.run(
+            [sys.executable, "app.py"], cwd=Path(__file__).resolve().parents[1], capture_output=True, text=True,
+            timeout=30, env={**os.environ, "PORT": str(first.port), "HOST": "127.0.0.1",
+                             "ORCHARD_DATABASE": str(tmp_path / "second.db")})
+        assert second.returncode == 1
+        assert f"port {first.port} is already in use" in second.stderr
+        # The first server still answers every request alone.
+        crew = Phone(first.base).start_crew()
+        assert all(Phone(first.base).get(crew).status == 200 for _ in range(10))
+    finally:
+        first.stop()
