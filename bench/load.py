@@ -45,12 +45,12 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO), str(REPO / "tests")]
 
+from keepalive import TIMEOUT, Broken, Connection  # noqa: E402
 from proxy import start_caddy  # noqa: E402
 from serving import SERVE_DEFAULTS  # noqa: E402
 from support.loopback import TARGETS, Phone, ServerProcess, free_port, plan_taps  # noqa: E402
 
 TAP_P95_MS = 100
-TIMEOUT = 10.0
 LIVE_VERSION = re.compile(r"/live\?v=(\d+)")
 ROUND_ID = re.compile(r"&amp;r=(\d+)")
 VERSION_FIELD = re.compile(r'name="version" value="(\d+)"')
@@ -66,61 +66,6 @@ HELLO = textwrap.dedent("""
         Granian("__main__:app", interface="wsgi", address="127.0.0.1", port=int(sys.argv[1]),
                 blocking_threads=int(sys.argv[2]), log_level="warning").serve()
 """)
-
-
-class Broken(Exception):
-    """An answer a healthy phone never gets."""
-
-
-class Connection:
-    """One phone's keep-alive connection: HTTP/1.1, its cookie, gzip accepted (bodies are read
-    whole and not unpacked: only their size matters here)."""
-
-    def __init__(self, port, cookie=None, csrf=None, htmx=True):
-        self.port, self.cookie, self.csrf, self.htmx = port, cookie, csrf, htmx
-        self.reader = self.writer = None
-
-    async def request(self, method, path, form=None):
-        if self.writer is None:
-            self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
-        body = "&".join(f"{k}={v}" for k, v in (form or {}).items()).encode()
-        head = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", "Accept-Encoding: gzip",
-                "User-Agent: orchard-load", "Accept: */*"]
-        if self.cookie:
-            head.append(f"Cookie: {self.cookie}")
-        if self.htmx:  # polls and taps are htmx requests
-            head.append("HX-Request: true")
-        if method == "POST":
-            head += ["Content-Type: application/x-www-form-urlencoded", f"Content-Length: {len(body)}"]
-            if self.csrf:
-                head.append(f"X-CSRFToken: {self.csrf}")
-        self.writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + body)
-        started = time.perf_counter()
-        status, headers, data = await asyncio.wait_for(self._answer(), TIMEOUT)
-        return status, headers, data, time.perf_counter() - started
-
-    async def _answer(self):
-        line = await self.reader.readline()
-        if not line:
-            raise Broken("connection closed by the server")
-        status = int(line.split()[1])
-        headers = {}
-        while True:
-            line = await self.reader.readline()
-            if line in (b"\r\n", b""):
-                break
-            name, _, value = line.decode("latin-1").partition(":")
-            headers[name.strip().lower()] = value.strip()
-        length = int(headers.get("content-length", 0))
-        data = await self.reader.readexactly(length) if length else b""
-        if headers.get("connection", "").lower() == "close":
-            self.close()
-        return status, headers, data
-
-    def close(self):
-        if self.writer is not None:
-            self.writer.close()
-            self.writer = None
 
 
 class Record:
