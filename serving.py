@@ -105,11 +105,13 @@ def _end_with_parent():
     try:
         import ctypes
 
-        ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+        # SIGKILL, not SIGTERM: a worker still starting has no handler yet that would stop it.
+        # An orderly stop never needs it (the first process stops its workers before it ends).
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):  # not Linux: the first process stops its workers itself
         return
     if parent and os.getppid() != int(parent):  # the first process died before the line above
-        os.kill(os.getpid(), signal.SIGTERM)
+        os._exit(1)
 
 
 def serve(settings, lan_url=None):
