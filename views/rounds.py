@@ -245,6 +245,9 @@ def count_update(number, seat, rank):
 def target_update(number, seat):
     """The target picker: saved once both its rank and its suit are picked."""
     form = TargetForm()
+    # A refused pick stays on the picker as the player set it, with the reason below it (the summary
+    # above says what is stored): put back, it would turn the next tap of a suit into a card the
+    # player never picked, and a tap already queued on the old picker would be dropped.
     control = {"kind": "target", "slot": "target"}
     if form.validate_on_submit() and form.card() is None:
         return make_response("", 204)  # a rank without a suit yet: nothing to save

@@ -98,8 +98,7 @@ def test_axe_finds_nothing_on_any_page_light_or_dark(page, orchard, other_phone,
     orchard.mode("exact")
     orchard.target(2, "KD")
     audit("round: exact grid with cards held by others")
-    page.locator("label:has(#t-rank-4)").tap()
-    page.locator("label:has(#t-suit-C)").tap()
+    page.locator("label:has(#t-rank-4)").tap()  # K♦ to 4♦, which is in Ben's pile
     expect(page.locator("#bar-msg")).to_contain_text("already in Ben's pile")
     audit("round: refused tap")
     orchard.target(2, "KD")

@@ -179,14 +179,17 @@ def test_a_round_whose_cards_do_not_add_up_cannot_be_saved(page, orchard):
     expect(page.locator("#card-3C")).to_have_class(re.compile(r"\belsewhere\b"))
     expect(page.locator("#card-3C .owner")).to_have_text("Ann")
     expect(page.locator("#card-10S .owner")).to_have_text("Ann target")
-    # A target already in Ann's pile, or Ann's own target: refused, the picker is put back as
-    # stored (Ben still has no target) and the message shows next to it and in the bottom bar.
-    for rank, suit, refusal in (("3", "C", "3♣ is already in Ann's pile."), ("10", "S", "10♠ is already Ann's target card.")):
-        page.locator(f"label:has(#t-rank-{rank})").tap()
-        page.locator(f"label:has(#t-suit-{suit})").tap()
+    # Ann's own target, or a card already in her pile: refused, with the message next to the
+    # picker and in the bottom bar. The refused pick stays lit (Ben still has no target), so the
+    # next tap changes one part of it: 4 after 10♠ tries 4♠.
+    for taps, refusal in ((("t-rank-10", "t-suit-S"), "10♠ is already Ann's target card."),
+                          (("t-rank-4",), "4♠ is already in Ann's pile.")):
+        for control in taps:
+            page.locator(f"label:has(#{control})").tap()
         expect(page.locator("#msg-target")).to_have_text(refusal)
         expect(page.locator("#bar-msg")).to_have_text(refusal)
-        expect(page.locator("#target-picker input:checked")).to_have_count(0)
+        expect(page.locator("#target-picker input:checked")).to_have_count(2)
+        expect(page.locator(f"#{taps[0]}")).to_be_checked()
         orchard.settled()
     expect(page.locator("#target-summary")).to_have_text("Ben’s target card: pick its rank, then its suit")
     expect(page.locator("#tab-1 .tab-score")).to_have_text("…")

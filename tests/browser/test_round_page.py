@@ -157,6 +157,54 @@ def test_a_refused_tap_says_why_where_the_player_is_looking(page, orchard):
     expect(message).to_be_empty()
 
 
+def test_changing_a_target_one_tap_at_a_time_never_saves_a_card_the_player_did_not_pick(page, orchard, database):
+    """Ann's target K♦ becomes 4♣ by tapping 4, then ♣. On the way the picker shows 4♦, which is
+    in Ben's pile: refused, and it stays lit, so the ♣ tap tries 4♣ (also Ben's), never K♣."""
+    open_round(orchard)
+    orchard.tab(1)
+    orchard.mode("exact")
+    orchard.cards(1, "2H", ["4C", "4D", "5H", "6H"])
+    orchard.tab(0)
+    orchard.mode("exact")
+    orchard.target(0, "KD")
+    message = page.locator("#msg-target")
+    summary = page.locator("#target-summary")
+
+    # One tap after the other, each answered.
+    page.locator("label:has(#t-rank-4)").tap()
+    expect(message).to_have_text("4♦ is already in Ben's pile.")
+    expect(page.locator("#t-rank-4")).to_be_checked()
+    expect(summary).to_contain_text("Ann’s target K♦")
+    page.locator("label:has(#t-suit-C)").tap()
+    expect(message).to_have_text("4♣ is already in Ben's pile.")
+    orchard.settled()
+    expect(summary).to_contain_text("Ann’s target K♦")
+    assert stored_hands(database)[0][2] == "KD"
+
+    # The two taps in quick succession on a slow line: the ♣ tap waits for the 4's answer and is
+    # then sent as the picker shows it, not dropped.
+    orchard.target(0, "KD")
+
+    def slow(route):
+        page.wait_for_timeout(400)
+        route.continue_()
+
+    page.route("**/hands/0/target", slow)
+    page.locator("label:has(#t-rank-4)").tap()
+    page.locator("label:has(#t-suit-C)").tap()
+    expect(message).to_have_text("4♣ is already in Ben's pile.")
+    orchard.settled()
+    page.unroute("**/hands/0/target")
+    expect(page.locator("#target-picker input:checked")).to_have_count(2)
+    expect(page.locator("#t-suit-C")).to_be_checked()
+    expect(summary).to_contain_text("Ann’s target K♦")
+    assert stored_hands(database)[0][2] == "KD"
+    # A free card is then one more tap away, and the message goes.
+    page.locator("label:has(#t-rank-7)").tap()
+    expect(summary).to_contain_text("Ann’s target 7♣")
+    expect(message).to_be_empty()
+
+
 def test_one_phones_mode_switch_leaves_the_other_hands_as_they_were(page, orchard, other_phone, database):
     url = open_round(orchard)
     orchard.tab(1)
