@@ -57,7 +57,6 @@ def serve_settings(environ):
         # Granian counts connections per process; the kernel spreads them over the processes.
         "connections_per_worker": -(-numbers["ORCHARD_CONNECTION_LIMIT"] // workers),
         "channel_timeout": numbers["ORCHARD_CHANNEL_TIMEOUT"],
-        "trusted_proxy": environ.get("ORCHARD_TRUSTED_PROXY", "").strip() or None,
     }
 
 

@@ -18,13 +18,10 @@ def test_serve_settings_have_safe_defaults_and_read_the_environment():
     defaults = serve_settings({})
     assert (defaults["host"], defaults["port"], defaults["workers"], defaults["connection_limit"]) == (
         "0.0.0.0", 5000, 1, 2000)
-    assert defaults["trusted_proxy"] is None
     tuned = serve_settings({"PORT": "8080", "ORCHARD_CONNECTION_LIMIT": "900", "ORCHARD_THREADS": "4",
-                            "ORCHARD_WORKERS": "2", "ORCHARD_CHANNEL_TIMEOUT": "30",
-                            "ORCHARD_TRUSTED_PROXY": "127.0.0.1"})
+                            "ORCHARD_WORKERS": "2", "ORCHARD_CHANNEL_TIMEOUT": "30"})
     assert (tuned["port"], tuned["connection_limit"], tuned["threads"], tuned["channel_timeout"]) == (8080, 900, 4, 30)
     assert tuned["connections_per_worker"] == 450  # the limit is for the whole server
-    assert tuned["trusted_proxy"] == "127.0.0.1"
 
 
 @pytest.mark.parametrize("value", ["many", "0", "-3", ""])
