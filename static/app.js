@@ -85,6 +85,36 @@
     if (wasOffline) retry();
   });
 
+  // A refused tap puts its control back as stored, unless the player has tapped that control
+  // again since it was sent: htmx holds the newer tap until the refusal is back and then sends
+  // it as the control shows it. Put back, the control would show the old state, and replaced,
+  // htmx would drop the held tap with the element it belonged to.
+  var changes = new WeakMap();
+  var sentAt = new WeakMap();
+
+  function tapSource(elt) {
+    var form = elt.closest && elt.closest("form.rank-row, form.target-picker");
+    return form || elt;
+  }
+
+  document.addEventListener("change", function (event) {
+    var elt = tapSource(event.target);
+    if (isTap(elt)) changes.set(elt, (changes.get(elt) || 0) + 1);
+  }, true);
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail.elt;
+    if (isTap(elt)) sentAt.set(elt, changes.get(elt) || 0);
+  });
+
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var target = event.detail.target;
+    var elt = target.matches("form") ? target : target.querySelector("input[type=checkbox]");
+    if (elt && isTap(elt) && (changes.get(elt) || 0) > (sentAt.get(elt) || 0)) {
+      event.detail.shouldSwap = false;
+    }
+  });
+
   setInterval(function () {
     if (waiting()) retry();
   }, RETRY_MS);

@@ -1,5 +1,6 @@
 """The round page at a real table: every tap is kept, nothing jumps, and what a phone is doing is
 never wiped by another phone or by the live poll. Real touch taps on a 390×844 phone."""
+import json
 import re
 import sqlite3
 from contextlib import closing
@@ -155,6 +156,29 @@ def test_a_refused_tap_says_why_where_the_player_is_looking(page, orchard):
     # The next good tap clears the message.
     page.locator("label:has(#n-K-2)").tap()
     expect(message).to_be_empty()
+
+
+def test_a_tap_made_while_a_refused_tap_is_on_its_way_is_still_sent(page, orchard, database):
+    """Ann has J♠ as target and 3 Jacks: 4 is refused. On a slow line she taps 4, then 2 before the
+    refusal comes back; the 2 waits behind the 4 and is then sent, not dropped when the refusal
+    puts the row back."""
+    open_round(orchard)
+    orchard.target(0, "JS")
+    orchard.count("J", 3)
+
+    def slow(route):
+        page.wait_for_timeout(400)
+        route.continue_()
+
+    page.route("**/hands/0/counts/J", slow)
+    page.locator("label:has(#n-J-4)").tap()
+    page.locator("label:has(#n-J-2)").tap()
+    expect(page.locator(".breakdown .score-line")).to_have_text("Ann 40")  # 2 Jacks and the J♠ target: a triple
+    orchard.settled()
+    page.unroute("**/hands/0/counts/J")
+    expect(page.locator("#n-J-2")).to_be_checked()
+    expect(page.locator("#msg-rank-J")).to_be_empty()
+    assert json.loads(stored_hands(database)[0][4]) == {"J": 2}
 
 
 def test_changing_a_target_one_tap_at_a_time_never_saves_a_card_the_player_did_not_pick(page, orchard, database):
