@@ -79,7 +79,7 @@ def measure(chromium, base, round_url, taps):
             for kind, locator in (("floor", page.locator("#paint-floor")),
                                   ("tap", page.locator(f"label:has(#n-J-{1 + i % 2})"))):
                 locator.tap()
-                page.wait_for_function(f"window.orchardPaint.{kind}.length > {i}")
+                page.wait_for_function(f"() => window.orchardPaint.{kind}.length > {i}")  # no eval() under CSP
         found = page.evaluate("window.orchardPaint")
         context.close()
         browser.close()

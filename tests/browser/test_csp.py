@@ -50,7 +50,9 @@ def test_the_watch_sees_a_violation(page, server):
     watch = Watch(page)
     page.goto(server + "/")
     page.evaluate("document.querySelector('main').setAttribute('style', 'color: red')")
-    page.wait_for_function("window.orchardCspReported >= 1")  # Python has heard it
+    # A function, not an expression: Playwright evaluates an expression with eval() on each poll
+    # after the first, which this very policy refuses.
+    page.wait_for_function("() => window.orchardCspReported >= 1")  # Python has heard it
     assert [event["directive"] for event in watch.events] == ["style-src-attr"]
     # The console message is a separate event from the browser and may come a little later:
     # each round trip to the page lets Playwright hand over the events that came meanwhile.
