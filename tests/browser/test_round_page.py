@@ -3,7 +3,7 @@ never wiped by another phone or by the live poll. Real touch taps on a 390×844 
 import json
 import re
 import sqlite3
-from contextlib import closing
+from contextlib import closing, contextmanager
 
 import pytest
 from playwright.sync_api import expect
@@ -42,6 +42,21 @@ def where(page, selector):
     return page.locator(selector).evaluate(
         "el => [Math.round(window.scrollY), Math.round(el.getBoundingClientRect().top)]"
     )
+
+
+@contextmanager
+def slow_line(page, url_pattern, delay_ms=400):
+    """Requests to these URLs leave the phone `delay_ms` late, as on a slow line: a second tap comes
+    while the first is still on its way."""
+    def late(route):
+        page.wait_for_timeout(delay_ms)
+        route.continue_()
+
+    page.route(url_pattern, late)
+    try:
+        yield
+    finally:
+        page.unroute(url_pattern)
 
 
 def focused_id(page):
@@ -166,16 +181,11 @@ def test_a_tap_made_while_a_refused_tap_is_on_its_way_is_still_sent(page, orchar
     orchard.target(0, "JS")
     orchard.count("J", 3)
 
-    def slow(route):
-        page.wait_for_timeout(400)
-        route.continue_()
-
-    page.route("**/hands/0/counts/J", slow)
-    page.locator("label:has(#n-J-4)").tap()
-    page.locator("label:has(#n-J-2)").tap()
-    expect(page.locator(".breakdown .score-line")).to_have_text("Ann 40")  # 2 Jacks and the J♠ target: a triple
-    orchard.settled()
-    page.unroute("**/hands/0/counts/J")
+    with slow_line(page, "**/hands/0/counts/J"):
+        page.locator("label:has(#n-J-4)").tap()
+        page.locator("label:has(#n-J-2)").tap()
+        expect(page.locator(".breakdown .score-line")).to_have_text("Ann 40")  # 2 Jacks + J♠ target
+        orchard.settled()
     expect(page.locator("#n-J-2")).to_be_checked()
     expect(page.locator("#msg-rank-J")).to_be_empty()
     assert json.loads(stored_hands(database)[0][4]) == {"J": 2}
@@ -209,16 +219,11 @@ def test_changing_a_target_one_tap_at_a_time_never_saves_a_card_the_player_did_n
     # then sent as the picker shows it, not dropped.
     orchard.target(0, "KD")
 
-    def slow(route):
-        page.wait_for_timeout(400)
-        route.continue_()
-
-    page.route("**/hands/0/target", slow)
-    page.locator("label:has(#t-rank-4)").tap()
-    page.locator("label:has(#t-suit-C)").tap()
-    expect(message).to_have_text("4♣ is already in Ben's pile.")
-    orchard.settled()
-    page.unroute("**/hands/0/target")
+    with slow_line(page, "**/hands/0/target"):
+        page.locator("label:has(#t-rank-4)").tap()
+        page.locator("label:has(#t-suit-C)").tap()
+        expect(message).to_have_text("4♣ is already in Ben's pile.")
+        orchard.settled()
     expect(page.locator("#target-picker input:checked")).to_have_count(2)
     expect(page.locator("#t-suit-C")).to_be_checked()
     expect(summary).to_contain_text("Ann’s target K♦")
