@@ -73,6 +73,10 @@
     online = true;
     if (isTap(event.detail.elt)) {
       setPending(event.detail.elt, false);
+      // The target picker keeps a refused pick lit: marked as refused until a pick goes through.
+      if (event.detail.elt.matches("form.target-picker")) {
+        event.detail.elt.classList.toggle("refused", xhr.status >= 400 && xhr.status < 500);
+      }
       // A tap that went through makes older refusals on this hand stale.
       if (xhr.status < 300) {
         document.querySelectorAll("#hand-panel .tap-msg").forEach(function (p) { p.textContent = ""; });

@@ -208,6 +208,7 @@ def test_changing_a_target_one_tap_at_a_time_never_saves_a_card_the_player_did_n
     page.locator("label:has(#t-rank-4)").tap()
     expect(message).to_have_text("4♦ is already in Ben's pile.")
     expect(page.locator("#t-rank-4")).to_be_checked()
+    expect(page.locator("#target-picker")).to_have_class(re.compile(r"\brefused\b"))  # lit, not chosen
     expect(summary).to_contain_text("Ann’s target K♦")
     page.locator("label:has(#t-suit-C)").tap()
     expect(message).to_have_text("4♣ is already in Ben's pile.")
@@ -232,6 +233,7 @@ def test_changing_a_target_one_tap_at_a_time_never_saves_a_card_the_player_did_n
     page.locator("label:has(#t-rank-7)").tap()
     expect(summary).to_contain_text("Ann’s target 7♣")
     expect(message).to_be_empty()
+    expect(page.locator("#target-picker")).not_to_have_class(re.compile(r"\brefused\b"))
 
 
 def test_one_phones_mode_switch_leaves_the_other_hands_as_they_were(page, orchard, other_phone, database):
