@@ -15,6 +15,7 @@ from werkzeug.routing import IntegerConverter
 import assets
 import security
 import store
+from sessions import CheckedCookieSessions
 from share_links import PublicUrlError, public_url_setting, server_address, startup_message
 from scoring import MAX_BID, PLAYERS, RANKS, format_points, parse_cards
 from store.backup import BackupError, backup, rolling_backup
@@ -107,6 +108,7 @@ def create_app(test_config=None):
     Path(app.config["DATABASE"]).parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(Path(app.config["DATABASE"]).parent)
+    app.session_interface = CheckedCookieSessions()
 
     store.init_app(app)
     security.init_app(app)
