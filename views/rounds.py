@@ -6,7 +6,7 @@ Each view parses its form, calls one function of the round service (`table.round
 what changed. A tap never replaces the control it came from: the answer updates only the display
 regions around it (scores, the check, the player's tab), out of band, so the page stays put.
 """
-from flask import Blueprint, abort, current_app, flash, g, make_response, render_template, request, url_for
+from flask import Blueprint, abort, flash, g, make_response, render_template, request, url_for
 
 from forms import BidForm, CardTapForm, CountTapForm, DoneForm, ModeForm, SaveForm, TargetForm
 from scoring import MAX_BID, PLAYERS, SUIT_SYMBOLS, CardError, GameError, parse_card, parse_rank
@@ -96,11 +96,9 @@ def _regions(view, *parts, status=200, **extra):
     """Display regions swapped out of band around the control a phone just used; the poll's
     version goes with them, so the phone's own change is not fetched again."""
     context = _context(view, with_bid_form="_bid" in parts, oob=True, **extra)
-    # One template context for every region (Flask's render_template would build it anew for each).
-    app = current_app._get_current_object()
-    app.update_template_context(context)
-    body = "".join(app.jinja_env.get_template(f"rounds/{part}.html").render(context)
-                   for part in ("_poll", *parts))
+    # One render for every region, each an include sharing its context (a render of each region
+    # would build the whole context anew for each).
+    body = render_template("rounds/_regions.html", parts=("_poll", *parts), **context)
     response = make_response(body, status)
     response.vary.add("HX-Request")
     return response
