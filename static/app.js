@@ -156,6 +156,14 @@
       lock.release();
     }
   }
+  // A save opens the scoreboard at ?saved=N, which says "Round N saved."; once it is said, the
+  // address is the plain scoreboard's again, so a reload or a copied link does not repeat it.
+  if (/[?&]saved=/.test(location.search) && window.URL && history.replaceState) {
+    var plain = new URL(location.href);
+    plain.searchParams.delete("saved");
+    history.replaceState(history.state, "", plain.pathname + plain.search + plain.hash);
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     var box = document.getElementById("keep-awake");
     if (!box) return;

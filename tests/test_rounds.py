@@ -152,7 +152,7 @@ def test_quick_mode_reports_more_than_four_of_a_rank_across_the_table(client, ta
 def test_quick_round_saves_and_totals_follow(app, client, table):
     table.start_game()
     table.enter_quick_round(BIG_TARGETS, BIG_COUNTS)
-    page = text(client.get(table.game_url))
+    page = text(client.get(table.saved_to))
     assert texts(page, ".total") == ["160", "80", "80", "80"]
     assert "90 to go" in page and page.count("170 to go") == 3
     assert "Round 1 saved." in page

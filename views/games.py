@@ -18,10 +18,14 @@ from .viewer import device_id, poll_unchanged, viewer_for
 bp = Blueprint("games", __name__, url_prefix="/c/<token>/games")
 
 
-def scoreboard_page(token, game_id, status=200, notice=None, reassign=None):
-    """The scoreboard page, or its block for htmx (a swap, or a live poll that found a change)."""
+def scoreboard_page(token, game_id, status=200, notice=None, reassign=None, just_saved=None):
+    """The scoreboard page, or its block for htmx (a swap, or a live poll that found a change);
+    `just_saved`: the round number a save on this phone came from, said once it is saved."""
     crew, game = load_game(token, game_id)
     saved = round_store.scored(game_id)
+    done = None
+    if just_saved is not None and any(row["number"] == just_saved for row in saved):
+        done = f"Round {just_saved} saved."
     viewer = viewer_for(game)
     agreed = seat_store.signoffs([row["id"] for row in saved])
     return render(
@@ -39,6 +43,7 @@ def scoreboard_page(token, game_id, status=200, notice=None, reassign=None):
         all_agreed={row["id"] for row in saved if len(agreed.get(row["id"], ())) == 4},
         notice=notice,
         reassign=reassign,
+        done=done,
     )
 
 
@@ -66,7 +71,8 @@ def game_create(token):
 
 @bp.get("/<int:game_id>")
 def game_show(token, game_id):
-    return scoreboard_page(token, game_id)
+    # A save comes here with `?saved=N` (see rounds.round_save); app.js takes it off the address.
+    return scoreboard_page(token, game_id, just_saved=request.args.get("saved", type=int))
 
 
 @bp.get("/<int:game_id>/live")

@@ -6,7 +6,7 @@ Each view parses its form, calls one function of the round service (`table.round
 what changed. A tap never replaces the control it came from: the answer updates only the display
 regions around it (scores, the check, the player's tab), out of band, so the page stays put.
 """
-from flask import Blueprint, abort, flash, g, make_response, render_template, request, url_for
+from flask import Blueprint, abort, g, make_response, render_template, request, url_for
 
 from forms import BidForm, CardTapForm, CountTapForm, DoneForm, ModeForm, SaveForm, TargetForm
 from scoring import MAX_BID, PLAYERS, SUIT_SYMBOLS, CardError, GameError, parse_card, parse_rank
@@ -352,8 +352,9 @@ def round_save(number):
     if problems:
         return _regions(_view(number, _tab_arg(), problems), "_check", status=422, tried_save=True,
                         save_message="This round cannot be saved yet: fix the problems listed here.")
-    flash(f"Round {number} saved.")
-    return see_other(url_for("games.game_show", token=g.token, game_id=g.game["id"]))
+    # "Round N saved." goes with the scoreboard's address, not in a flash: a flash would write
+    # the session cookie here and again where the scoreboard shows it, for every round saved.
+    return see_other(url_for("games.game_show", token=g.token, game_id=g.game["id"], saved=number))
 
 
 from . import saved_rounds  # noqa: E402,F401  (its routes join this blueprint)

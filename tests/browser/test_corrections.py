@@ -24,6 +24,12 @@ def test_correct_undo_and_bring_back_rounds(page, orchard):
     # Cleo K♦ and nothing → 0; Dan 2♠ + 5 5 → pair of 5s −15.
     orchard.enter_round_one()
     orchard.save(1)
+    # "Round 1 saved." came with the address; the address is the plain scoreboard's again, so a
+    # reload does not say it twice.
+    assert page.url.endswith(scoreboard.split("/c/")[1]) and "saved=" not in page.url
+    page.reload()
+    expect(orchard.totals()).to_have_text(["10", "40", "0", f"{M}15"])
+    expect(page.locator(".flash")).to_have_count(0)
     # Round 2: Ann 8♣ + 8 → pair of 8s +5; Ben 3♦ + A A → pair of Aces +15;
     # Cleo Q♥ + Q Q → three Queens with the target 40; Dan 9♦ and nothing → 0.
     orchard.start_round(2)

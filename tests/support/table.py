@@ -54,6 +54,7 @@ class Table:
         if save:
             response = self.client.post(url + "/save", data={"version": self.version(url)})
             assert response.status_code == 303, response.get_data(as_text=True)
+            self.saved_to = response.headers["Location"]  # the scoreboard the save opens
         return url
 
     def save_quick_round(self, targets, counts, bid=("0", "1", "D")):
