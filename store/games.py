@@ -84,18 +84,20 @@ def games_version(crew_id):
     return f"{row['n']}.{row['last']}.{row['over']}"
 
 
-def set_result(db, game_id, over, winners):
+def set_result(db, game_id, over, winners, saved=None):
     """Cache the engine's verdict on the game, a flag on each winning seat, and the game's
-    results (inside the caller's transaction, the last step of a write that changes its rounds)."""
+    results (inside the caller's transaction, the last step of a write that changes its rounds;
+    `saved`: the game's saved rounds, when the caller has read them in this transaction)."""
     db.execute(
         "UPDATE games SET status = ?, finished = ? WHERE id = ?",
         ["finished" if over else "playing", now() if over else None, game_id],
     )
+    # Only seats whose flag changes are written (mid-game, none: no page to write to the disk).
     db.execute(
-        f"UPDATE seats SET won = seat {AMONG} WHERE game_id = ?",
-        [listed(winners if over else []), game_id],
+        f"UPDATE seats SET won = seat {AMONG} WHERE game_id = ? AND won IS NOT (seat {AMONG})",
+        [listed(winners if over else []), game_id, listed(winners if over else [])],
     )
-    refresh_game_results(db, game_id)
+    refresh_game_results(db, game_id, saved)
 
 
 # --- The live version -----------------------------------------------------------------------

@@ -53,26 +53,36 @@ def seat_rows(game_id, created, status, seats, rounds):
     return rows
 
 
-def refresh_game_results(db, game_id):
-    """Work out one game's `seat_results` again (inside the caller's write transaction)."""
-    refresh_results(db, [game_id])
+def refresh_game_results(db, game_id, saved=None):
+    """Work out one game's `seat_results` again (inside the caller's write transaction);
+    `saved`: its saved rounds as `rounds.scored` read them in this transaction, when the caller
+    has them already (they are not read again)."""
+    refresh_results(db, [game_id], None if saved is None else {game_id: saved})
 
 
-def refresh_results(db, game_ids):
+def refresh_results(db, game_ids, saved=None):
     """Work out these games' `seat_results` again, reading each table once for all of them;
-    rows are replaced only for games whose results changed."""
+    rows are replaced only for games whose results changed. `saved`: game id -> its saved
+    rounds, for games whose rounds the caller has read already."""
     conn = getattr(db, "conn", db)
+    saved = saved or {}
     ids, among = listed(sorted(set(game_ids))), AMONG
     games = conn.execute(f"SELECT id, crew_id, created, status FROM games WHERE id {among}", [ids]).fetchall()
-    seats, rounds, stored = {}, {}, {}
+    seats, stored = {}, {}
+    rounds = {game_id: {row["id"]: (row["bid_seat"], row["bid_suit"],
+                                    dict(enumerate(zip(row["scores"], row["bonuses"]))))
+                        for row in rows}
+              for game_id, rows in saved.items()}
     for game_id, seat, player_id, won in conn.execute(
             f"SELECT game_id, seat, player_id, won FROM seats WHERE game_id {among}", [ids]):
         seats.setdefault(game_id, {})[seat] = (player_id, won)
-    for game_id, round_id, bid_seat, bid_suit, seat, score, bonus in conn.execute(
-            "SELECT rounds.game_id, rounds.id, rounds.bid_seat, rounds.bid_suit, hands.seat, hands.score,"
-            " hands.target_bonus FROM rounds JOIN hands ON hands.round_id = rounds.id"
-            f" WHERE rounds.game_id {among} AND rounds.status = 'scored'", [ids]):
-        rounds.setdefault(game_id, {}).setdefault(round_id, (bid_seat, bid_suit, {}))[2][seat] = (score, bonus)
+    unread = set(game_ids) - set(saved)
+    if unread:
+        for game_id, round_id, bid_seat, bid_suit, seat, score, bonus in conn.execute(
+                "SELECT rounds.game_id, rounds.id, rounds.bid_seat, rounds.bid_suit, hands.seat, hands.score,"
+                " hands.target_bonus FROM rounds JOIN hands ON hands.round_id = rounds.id"
+                f" WHERE rounds.game_id {among} AND rounds.status = 'scored'", [listed(sorted(unread))]):
+            rounds.setdefault(game_id, {}).setdefault(round_id, (bid_seat, bid_suit, {}))[2][seat] = (score, bonus)
     for row in conn.execute(
             f"SELECT {', '.join(COLUMNS)} FROM seat_results WHERE game_id {among} ORDER BY game_id, seat", [ids]):
         stored.setdefault(row[0], []).append(tuple(row))

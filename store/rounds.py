@@ -118,7 +118,8 @@ def revisions_by_status(db, game_id, number):
 
 
 def scored(game_id, db=None):
-    """The game's saved rounds in order, each with its four cached scores."""
+    """The game's saved rounds in order, each with its four cached scores and target bonuses
+    (`scores`, `bonuses`: lists in seat order)."""
     db = db or get_db()
     rounds = list(
         db.query(
@@ -126,16 +127,18 @@ def scored(game_id, db=None):
             [game_id],
         )
     )
-    scores = {}
-    for row in db.query(
-        "SELECT hands.round_id, hands.seat, hands.score FROM hands"
+    hands = {}
+    for round_id, score, bonus in db.conn.execute(
+        "SELECT hands.round_id, hands.score, hands.target_bonus FROM hands"
         " JOIN rounds ON rounds.id = hands.round_id"
-        " WHERE rounds.game_id = ? AND rounds.status = 'scored' ORDER BY hands.seat",
+        " WHERE rounds.game_id = ? AND rounds.status = 'scored' ORDER BY rounds.number, hands.seat",
         [game_id],
     ):
-        scores.setdefault(row["round_id"], []).append(row["score"])
+        found = hands.setdefault(round_id, ([], []))
+        found[0].append(score)
+        found[1].append(bonus)
     for row in rounds:
-        row["scores"] = scores.get(row["id"], [])
+        row["scores"], row["bonuses"] = hands.get(row["id"], ([], []))
     return rounds
 
 
@@ -244,12 +247,13 @@ def lock_open(db, round_id, version=None):
     return found
 
 
-def touch(db, round_id):
-    """Mark the round, and so its game, changed: phones following the game fetch it again.
-    Returns (the round's new version, the game's new version)."""
+def touch(db, round_id, status=None):
+    """Mark the round, and so its game, changed (moving it to `status` when given): phones
+    following the game fetch it again. Returns (the round's new version, the game's new version)."""
     game_id, version = db.execute(
-        "UPDATE rounds SET version = version + 1, updated = ? WHERE id = ? RETURNING game_id, version",
-        [now(), round_id],
+        "UPDATE rounds SET version = version + 1, updated = ?, status = coalesce(?, status) WHERE id = ?"
+        " RETURNING game_id, version",
+        [now(), status, round_id],
     ).fetchall()[0]
     return version, bump(db, game_id)
 
@@ -309,23 +313,21 @@ def mark_done(db, round_id, seat, done):
 
 
 def mark_saved(db, entered, scores, bonuses, by=None):
-    """Make an open revision the round's saved one, replacing any earlier saved revision; the
-    engine's scores and target bonuses (0, 3 or 4) are cached on its hands."""
-    replaced = list(
-        db.query(
+    """Make an open revision the round's saved one, replacing any earlier saved revision (a
+    correction's); the engine's scores and target bonuses (0, 3 or 4) are cached on its hands."""
+    replaced = []
+    if entered["is_correction"]:
+        replaced = list(db.query(
             "SELECT id FROM rounds WHERE game_id = ? AND number = ? AND status = 'scored'",
             [entered["game_id"], entered["number"]],
-        )
-    )
+        ))
     for row in replaced:
         db.execute("UPDATE rounds SET status = 'replaced' WHERE id = ?", [row["id"]])
-    db.execute("UPDATE rounds SET status = 'scored' WHERE id = ?", [entered["id"]])
-    for seat, score in enumerate(scores):
-        db.execute(
-            "UPDATE hands SET score = ?, target_bonus = ? WHERE round_id = ? AND seat = ?",
-            [score, bonuses[seat], entered["id"], seat],
-        )
-    touch(db, entered["id"])
+    db.conn.executemany(
+        "UPDATE hands SET score = ?, target_bonus = ? WHERE round_id = ? AND seat = ?",
+        [(score, bonuses[seat], entered["id"], seat) for seat, score in enumerate(scores)],
+    )
+    touch(db, entered["id"], status=SCORED)
     after = " · ".join(format_points(score) for score in scores)
     if replaced:
         before = " · ".join(format_points(row["score"]) for row in db.query(

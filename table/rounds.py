@@ -7,12 +7,12 @@ create, and writes only if the engine accepts it.
 """
 from dataclasses import dataclass, field
 
-from scoring import DECK, RANKS, Bid, Problem, first_bidder_seat, legal_call_error
+from scoring import DECK, RANKS, Bid, Problem, first_bidder_seat, legal_call_error, score_hand
 from store import rounds as round_store
 from store import games as game_store
 from store import seats as seat_store
 from store import write
-from store.rounds import RoundConflict, hand_score, round_problems
+from store.rounds import RoundConflict, engine_hand, hand_score, round_problems
 
 from .games import dealer_for, game_standing, house_rules
 
@@ -268,9 +268,10 @@ def save(game, viewer, number, version):
 
 
 def _save_if_complete(db, game, entry, by):
-    problems = round_problems(entry, game["names"])
+    hands = [engine_hand(hand) for hand in entry["hands"]]  # once, for the check and the scores
+    problems = round_problems(entry, game["names"], hands)
     if not problems:
-        scores = [hand_score(hand) for hand in entry["hands"]]
+        scores = [score_hand(hand) for hand in hands]
         round_store.mark_saved(db, entry, [s.total for s in scores], [s.target_bonus for s in scores], by)
         _update_result(db, game)
     return problems
@@ -278,8 +279,9 @@ def _save_if_complete(db, game, entry, by):
 
 def _update_result(db, game):
     """Recompute the game's verdict inside the same transaction as the change that moves it."""
-    result = game_standing(game, round_store.scored(game["id"], db)).result
-    game_store.set_result(db, game["id"], result.over, result.winners)
+    saved = round_store.scored(game["id"], db)
+    result = game_standing(game, saved).result
+    game_store.set_result(db, game["id"], result.over, result.winners, saved)
 
 
 def start_next(game, viewer):

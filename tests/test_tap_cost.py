@@ -12,6 +12,7 @@ from support.table import Table
 
 TAP_MOST = 10
 POLL_MOST = 3
+SAVE_MOST = 28  # the crew, the game, the round and its hands, the writes, the results
 
 
 @pytest.fixture
@@ -112,3 +113,17 @@ def test_a_save_waits_for_the_disk_and_a_tap_does_not(traced):
     begin = save_sql.index("BEGIN IMMEDIATE")
     assert save_sql[begin - 1] == "PRAGMA synchronous = FULL", "\n".join(save_sql)
     assert save_sql[save_sql.index("COMMIT", begin) + 1] == "PRAGMA synchronous = NORMAL"
+
+
+def test_a_save_reads_the_game_s_saved_rounds_once(traced):
+    """The save works out the verdict and `seat_results` from one read of the game's saved
+    rounds and their hands (it read them twice), and sends no more statements than that needs."""
+    app, seen = traced
+    client = app.test_client()
+    url = open_round(client)
+    version = Table(client).version(url)
+    response, save_sql = statements(seen, lambda: client.post(url + "/save", data={"version": version}))
+    assert response.status_code == 303
+    reads = [sql for sql in save_sql if re.search(r"SELECT .*\bhands\b.*JOIN rounds|FROM rounds JOIN hands", sql)]
+    assert len(reads) == 1, "\n".join(reads)
+    assert len(save_sql) <= SAVE_MOST, "\n".join(save_sql)
