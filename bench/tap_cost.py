@@ -29,6 +29,7 @@ from support.table import Table  # noqa: E402
 
 TARGETS = ("4S", "2S", "3S", "5S")
 GAME_ROUNDS = 14  # the known game of the tests: 14 rounds to 250
+BLOCK = 10  # calls timed one after another, each kind and its floor in turn
 # kind: (largest ratio to hello-world, most SQL statements)
 LIMITS = {"tap": (10, 10), "save": (15, None), "poll 204": (3, 3)}
 
@@ -78,20 +79,21 @@ def median_ms(samples):
     return statistics.median(samples) * 1000
 
 
-def paired(call, floor, repeat, before=None, block=10):
+def paired(call, floor, repeat, before_block=None, block=BLOCK):
     """`call` and its hello-world `floor`, `repeat` times each, timed in alternating blocks of
-    `block` calls: each kind runs warm, one call after another (`before` runs untimed ahead of each
-    `call`), and both see the machine in the same state. Its speed drifts from one second to the
-    next on a shared box: timed in two separate phases, the ratio moved by 2× between runs."""
+    `block` calls: each kind runs warm, one call after another, and both see the machine in the
+    same state. Its speed drifts from one second to the next on a shared box: timed in two
+    separate phases, the ratio moved by 2× between runs. `before_block` runs untimed ahead of
+    each block (it sets up what the block's calls use)."""
     samples, floors = [], []
     for turn in range(0, repeat, block):
+        if before_block:
+            before_block()
         for _ in range(min(block, repeat - turn)):
             start = time.perf_counter()
             floor()
             floors.append(time.perf_counter() - start)
         for _ in range(min(block, repeat - turn)):
-            if before:
-                before()
             start = time.perf_counter()
             call()
             samples.append(time.perf_counter() - start)
@@ -145,31 +147,39 @@ def main(argv=None):
             hello.get("/")
             hello.post("/")
 
-        pending = {}
+        # Saves are timed as everything else is: warm, a block of them one after another. Each
+        # block saves one round in each of BLOCK games, entered just before (untimed); the games
+        # go on round by round to a real game's length, since a save's work grows with the game's
+        # saved rounds (in one game run to round 80, a save cost 28x instead of 19x).
+        games = {"urls": [], "round": GAME_ROUNDS}  # the games saved in, and their last round
+        unsaved = []  # (round URL, version): the rounds entered for the next block of saves
 
-        def enter_round():
-            # A save's work grows with the game's saved rounds: saves are timed in games of a real
-            # length (GAME_ROUNDS), not in one game that runs to round 80.
-            if pending.get("rounds", 0) % GAME_ROUNDS == 0:
-                table.start_game(goal="other", goal_other="100000")
-            pending["rounds"] = pending.get("rounds", 0) + 1
-            url = table.enter_quick_round(TARGETS, [{}, {}, {}, {}], save=False)
-            pending["url"], pending["version"] = url, table.version(url)
+        def enter_block():
+            if games["round"] == GAME_ROUNDS:
+                games["urls"] = [table.start_game(goal="other", goal_other="100000") for _ in range(BLOCK)]
+                games["round"] = 0
+            games["round"] += 1
+            for game_url in games["urls"]:
+                table.game_url = game_url
+                url = table.enter_quick_round(TARGETS, [{}, {}, {}, {}], save=False)
+                unsaved.append((url, table.version(url)))
 
         def save():
-            response = client.post(pending["url"] + "/save", data={"version": pending["version"]})
+            url, version = unsaved.pop(0)
+            response = client.post(url + "/save", data={"version": version})
             assert response.status_code == 303, response.get_data(as_text=True)[:300]
 
         hello_get = lambda: hello.get("/")  # noqa: E731
         hello_post = lambda: hello.post("/", data={"count": "1"})  # noqa: E731
-        # Each kind is timed in turn with its floor; the save on rounds entered just before it.
+        # Each kind is timed in turn with its floor.
         results = {"tap": (*paired(tap, hello_post, args.repeat), "hello POST")}
         sql = {"tap": statements.count(tap)}
         fresh_poll()
         results["poll 204"] = (*paired(poll, hello_get, args.repeat), "hello GET")
         sql["poll 204"] = statements.count(poll)
-        results["save"] = (*paired(save, hello_post, max(60, args.repeat // 5), before=enter_round), "hello POST")
-        enter_round()
+        results["save"] = (*paired(save, hello_post, max(140, args.repeat // 2), before_block=enter_block),
+                           "hello POST")
+        enter_block()
         sql["save"] = statements.count(save)
 
     failed = False
