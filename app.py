@@ -157,6 +157,7 @@ def create_app(test_config=None):
 
     @app.after_request
     def vary_on_htmx(response):
+        # Every answer: a page and its htmx fragment share a URL (views need not say it).
         assets.add_vary(response, "HX-Request")
         return response
 

@@ -6,7 +6,8 @@ more than a tenth of a 204 poll. `CheckedCookieSessions` is Flask's signed-cooki
 keeps what the last few thousand cookies held once they passed the check, keyed by the whole
 signed string, so only a cookie that passed is ever found there. A cookie found there is checked
 for its age again (the session's lifetime), and its contents are decoded anew for each request,
-so no two requests share a session object.
+so no two requests share a session object. The signing serializer is made once per set of keys,
+not twice per request (making one serializes an empty dict to learn its type).
 """
 import time
 from collections import OrderedDict
@@ -15,14 +16,37 @@ from threading import Lock
 from flask.sessions import SecureCookieSessionInterface
 from itsdangerous import BadSignature
 
+from assets import add_vary
+
 CHECKED_COOKIES_KEPT = 4096  # per worker process: about 2 MB at most
 
 
 class CheckedCookieSessions(SecureCookieSessionInterface):
     def __init__(self, kept=CHECKED_COOKIES_KEPT):
         self.kept = kept
-        self._checked = OrderedDict()  # signed cookie -> (signed at, the session as JSON)
+        # (signing serializer, signed cookie) -> (signed at, the session as JSON): a cookie checked
+        # under other keys is checked again.
+        self._checked = OrderedDict()
         self._lock = Lock()
+        self._signers = {}  # (secret key, fallback keys) -> its signing serializer
+
+    def get_signing_serializer(self, app):
+        """Flask's serializer for the app's keys, made once per set of keys (a changed key or
+        fallback list gets its own)."""
+        keys = (app.secret_key, tuple(app.config.get("SECRET_KEY_FALLBACKS") or ()))
+        signer = self._signers.get(keys)
+        if signer is None:
+            signer = self._signers[keys] = super().get_signing_serializer(app)
+        return signer
+
+    def save_session(self, app, session, response):
+        """Flask's, with the common case first: a session read but not changed writes no cookie
+        and only adds `Cookie` to `Vary` (without Flask's parse and rewrite of the header)."""
+        if session and not self.should_set_cookie(app, session):
+            if session.accessed:
+                add_vary(response, "Cookie")
+            return
+        super().save_session(app, session, response)
 
     def open_session(self, app, request):
         signer = self.get_signing_serializer(app)
@@ -32,10 +56,11 @@ class CheckedCookieSessions(SecureCookieSessionInterface):
         if not cookie:
             return self.session_class()
         lifetime = int(app.permanent_session_lifetime.total_seconds())
+        kept_as = (id(signer), cookie)
         with self._lock:
-            found = self._checked.get(cookie)
+            found = self._checked.get(kept_as)
             if found is not None:
-                self._checked.move_to_end(cookie)
+                self._checked.move_to_end(kept_as)
         if found is None:
             try:
                 data, signed_at = signer.loads(cookie, max_age=lifetime, return_timestamp=True)
@@ -43,7 +68,7 @@ class CheckedCookieSessions(SecureCookieSessionInterface):
                 return self.session_class()
             found = (signed_at.timestamp(), self.serializer.dumps(data))
             with self._lock:
-                self._checked[cookie] = found
+                self._checked[kept_as] = found
                 while len(self._checked) > self.kept:
                     self._checked.popitem(last=False)
         elif time.time() - found[0] > lifetime:

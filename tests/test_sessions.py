@@ -95,3 +95,32 @@ def test_the_cookie_is_checked_once_and_the_kept_ones_are_bounded(app, monkeypat
         other.post(f"/_session/{name}")
         other.get("/_session")
     assert len(interface._checked) == 3
+
+
+def test_the_signer_follows_a_changed_key(app):
+    """The signing serializer is kept per set of keys: a new key refuses the old cookies unless the
+    old key is kept as a fallback, and a cookie signed with the new key is read."""
+    phone = visitor(app)
+    phone.post("/_session/Thursday crew")
+    old_cookie = cookie_of(phone)
+    assert visitor(app, old_cookie).get("/_session").get_json()["crews"] == [["link", "Thursday crew"]]
+    app.secret_key = "rotated"  # the old cookie, checked and kept under the old key, is refused
+    assert visitor(app, old_cookie).get("/_session").get_json() == {}
+    app.config["SECRET_KEY_FALLBACKS"] = ["test"]
+    assert visitor(app, old_cookie).get("/_session").get_json()["crews"] == [["link", "Thursday crew"]]
+    fresh = visitor(app)
+    fresh.post("/_session/Friday crew")
+    app.config["SECRET_KEY_FALLBACKS"] = []
+    assert visitor(app, cookie_of(fresh)).get("/_session").get_json()["crews"] == [["link", "Friday crew"]]
+
+
+def test_an_unchanged_session_writes_no_cookie_and_says_the_answer_varies_with_it(app):
+    phone = visitor(app)
+    phone.post("/_session/Thursday crew")
+    phone.get("/_session")  # the day the session was last used is noted once a day
+    response = phone.get("/_session")
+    assert "Set-Cookie" not in response.headers
+    vary = [part.strip() for part in response.headers["Vary"].split(",")]
+    assert sorted(vary) == ["Accept-Encoding", "Cookie", "HX-Request"]
+    changed = phone.post("/_session/Friday crew")
+    assert "session=" in changed.headers["Set-Cookie"] and "Cookie" in changed.headers["Vary"]

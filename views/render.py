@@ -19,7 +19,6 @@ def render(template_name, block_name=None, status=200, **context):
     else:
         body = render_template(template_name, **context)
     response = make_response(body, status)
-    response.vary.add("HX-Request")
     return response
 
 

@@ -88,7 +88,6 @@ def _page(view, status=200, **extra):
         response.headers["HX-Reswap"] = "outerHTML" if view.entering else "outerHTML show:window:top"
     else:
         response = make_response(render_template("rounds/show.html", **context), status)
-    response.vary.add("HX-Request")
     return response
 
 
@@ -100,7 +99,6 @@ def _regions(view, *parts, status=200, **extra):
     # would build the whole context anew for each).
     body = render_template("rounds/_regions.html", parts=("_poll", *parts), **context)
     response = make_response(body, status)
-    response.vary.add("HX-Request")
     return response
 
 
