@@ -1,5 +1,6 @@
 """Rounds and hands as entered; every change is a logged step, and a correction is a new revision."""
 import json
+from functools import lru_cache
 
 from scoring import PLAYERS, check_entry, entered_hand, format_points, parse_card, score_hand
 
@@ -30,14 +31,28 @@ def hand_from_row(row, round_mode=None):
     }
 
 
+# The engine's values and scores of the hands seen last, per process: a tap changes one hand of
+# four, and the round is checked and scored again around it. Both are immutable (frozen
+# dataclasses of tuples), so one value can serve every request.
+ENGINE_VALUES_KEPT = 4096
+
+
+@lru_cache(maxsize=ENGINE_VALUES_KEPT)
+def _engine_value(mode, target, won, counts):
+    return entered_hand(mode, target, won, dict(counts))
+
+
+_score = lru_cache(maxsize=ENGINE_VALUES_KEPT)(score_hand)
+
+
 def engine_hand(hand):
     """A stored hand as the rule engine's value for its entry mode."""
-    return entered_hand(hand["mode"], hand["target"], hand["won"], hand["counts"])
+    return _engine_value(hand["mode"], hand["target"], tuple(hand["won"]), tuple(hand["counts"].items()))
 
 
 def hand_score(hand):
     """The engine's score and breakdown of a stored hand, or None until it can be scored."""
-    return score_hand(engine_hand(hand))
+    return _score(engine_hand(hand))
 
 
 def round_problems(entry, names, engine_hands=None):
