@@ -262,13 +262,13 @@ def lock_open(db, round_id, version=None):
     return found
 
 
-def touch(db, round_id, status=None):
-    """Mark the round, and so its game, changed (moving it to `status` when given): phones
-    following the game fetch it again. Returns (the round's new version, the game's new version)."""
+def touch(db, round_id):
+    """Mark the round, and so its game, changed: phones following the game fetch it again.
+    Returns (the round's new version, the game's new version). (Its status is set apart: with
+    `status` in its SET, an UPDATE of a round rewrites the indexes on saved and open rounds.)"""
     game_id, version = db.execute(
-        "UPDATE rounds SET version = version + 1, updated = ?, status = coalesce(?, status) WHERE id = ?"
-        " RETURNING game_id, version",
-        [now(), status, round_id],
+        "UPDATE rounds SET version = version + 1, updated = ? WHERE id = ? RETURNING game_id, version",
+        [now(), round_id],
     ).fetchall()[0]
     return version, bump(db, game_id)
 
@@ -342,7 +342,8 @@ def mark_saved(db, entered, scores, bonuses, by=None):
         "UPDATE hands SET score = ?, target_bonus = ? WHERE round_id = ? AND seat = ?",
         [(score, bonuses[seat], entered["id"], seat) for seat, score in enumerate(scores)],
     )
-    touch(db, entered["id"], status=SCORED)
+    db.execute("UPDATE rounds SET status = 'scored' WHERE id = ?", [entered["id"]])
+    touch(db, entered["id"])
     after = " · ".join(format_points(score) for score in scores)
     if replaced:
         before = " · ".join(format_points(row["score"]) for row in db.query(
