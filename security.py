@@ -7,6 +7,7 @@ from urllib.parse import urlsplit
 
 from flask import abort, current_app, request
 from limits import parse as parse_limit
+from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from store.limits import SharedCounter, limits_path
@@ -192,3 +193,20 @@ class TrustedProxy:
         for name in PROXY_HEADERS:
             environ.pop(name, None)
         return self.plain(environ, start_response)
+
+
+def body_accepted(app):
+    """`(path, method, length) -> bool`: whether the page at `path` takes a body of `length` bytes
+    (a form's, or a restore upload's). Asked before the body is read."""
+    urls = app.url_map.bind("localhost")
+
+    def accepted(path, method, length):
+        if length <= app.config["MAX_CONTENT_LENGTH"]:
+            return True
+        try:
+            endpoint, _ = urls.match(path, method)
+        except HTTPException:  # not found, another method, a redirect: no page takes this body
+            return False
+        return endpoint == RESTORE_ENDPOINT and length <= RESTORE_BODY_MAX
+
+    return accepted

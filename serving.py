@@ -1,7 +1,8 @@
 """Serving Orchard: `python app.py` runs the app under Granian with the settings read here.
 
-Granian answers HTTP in Rust (hyper) and calls the Flask app only for a whole request, so open
-and idle connections cost no Python work. ORCHARD_WORKERS processes share the port (each with
+Granian answers HTTP in Rust (hyper), and body_first.py hands the Flask app only a whole request
+(its body read on Granian's event loop, within a time limit), so open and idle connections and
+slow bodies cost no thread. ORCHARD_WORKERS processes share the port (each with
 ORCHARD_THREADS threads running the app) and one SQLite file in WAL mode; the guess limits are
 counted in a file they share. Why Granian and not waitress: README, "Serving many tables".
 """
@@ -19,7 +20,8 @@ from pathlib import Path
 #   ORCHARD_CONNECTION_LIMIT: connections held open at once, over all processes. A phone keeps
 #     one open between polls (keep-alive): 2,000 holds 1,000 phones with a second connection
 #     each. Connections beyond it wait in the kernel's queue; they are not refused.
-#   ORCHARD_CHANNEL_TIMEOUT: seconds a connection may take to send a request's headers.
+#   ORCHARD_CHANNEL_TIMEOUT: seconds a connection may take to send a request's headers, and
+#     again to send its body (plus a second per 64 KB the body declares), else 408.
 SERVE_DEFAULTS = {
     "ORCHARD_WORKERS": 1,
     "ORCHARD_THREADS": 2,
@@ -92,11 +94,15 @@ def worker_app():
     """The app as each worker process builds it (Granian's factory). A worker ends with the first
     process, even one that was killed outright (Linux: parent-death signal)."""
     from app import create_app
+    from body_first import BodyFirst
+    from security import body_accepted
 
     _end_with_parent()
     application = create_app()
     application.config["LAN_URL"] = os.environ.get(LAN_URL_VARIABLE) or None
-    return application
+    settings = serve_settings(os.environ)
+    return BodyFirst(application, settings["threads"], body_accepted(application),
+                     grace=settings["channel_timeout"], multiprocess=settings["workers"] > 1)
 
 
 def _end_with_parent():
@@ -116,17 +122,18 @@ def _end_with_parent():
 def serve(settings, lan_url=None):
     """Serve `worker_app` under Granian until SIGTERM or SIGINT (then in-flight requests finish)."""
     from granian import Granian
-    from granian.constants import Interfaces
+    from granian.constants import Interfaces, Loops
     from granian.http import HTTP1Settings
 
     os.environ["ORCHARD_SERVER_PID"] = str(os.getpid())
     if lan_url:
         os.environ[LAN_URL_VARIABLE] = lan_url
     Granian(
-        "serving:worker_app", factory=True, interface=Interfaces.WSGI,
+        # RSGI, not WSGI: body_first.py reads each body before the app takes a thread.
+        "serving:worker_app", factory=True, interface=Interfaces.RSGI, loop=Loops.asyncio,
         working_dir=Path(__file__).resolve().parent,
         address=settings["host"], port=settings["port"],
-        workers=settings["workers"], blocking_threads=settings["threads"],
+        workers=settings["workers"],
         backlog=BACKLOG, backpressure=settings["connections_per_worker"],
         http="1",
         http1_settings=HTTP1Settings(header_read_timeout=settings["channel_timeout"] * 1000,

@@ -6,20 +6,28 @@ operator runs it, with the ORCHARD_* defaults), then:
   2. a 20 MB urlencoded form POSTed to /crews over a raw socket: the status and the time from
      the first byte sent to the status line (target: 413, under a second);
   3. 200 connections opened and left hanging mid-headers, and while they stay open a phone asks
-     for the home page ten times and starts a crew (target: every answer arrives).
+     for the home page ten times and starts a crew (target: every answer arrives);
+  4. 50 connections that POST /crews declaring a 100,000-byte body and then send one byte of it
+     every 5 s, and while they trickle ten other phones each ask for the home page and one starts
+     a crew (target: every answer arrives); then how long until the server cuts each slow body
+     off (target: a 408 within ORCHARD_CHANNEL_TIMEOUT plus a second per 64 KB, 21.5 s by default).
 Prints each figure with its multiple of the floor; exit status 1 if a target is missed.
 
-    .venv/bin/python bench/hostile_client.py [--slow 200] [--body-mb 20]
+    .venv/bin/python bench/hostile_client.py [--slow 200] [--body-mb 20] [--slow-bodies 50]
 """
+import select
 import socket
 import statistics
 import sys
+import threading
 import time
 
 from serve import run_checks, served
 from support.loopback import Phone
 
 BIG_BODY_SECONDS = 1.0
+DECLARED_BODY = 100_000
+TRICKLE_SECONDS = 5
 
 
 def floor(base):
@@ -58,6 +66,78 @@ def slow_connections(port, count):
     return opened
 
 
+def slow_bodies(port, count, stop):
+    """`count` connections each sending a form's headers, then a byte of its body every few seconds
+    (on a thread of their own until `stop` is set)."""
+    opened = []
+    for _ in range(count):
+        connection = socket.create_connection(("127.0.0.1", port), timeout=10)
+        connection.sendall(b"POST /crews HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+                           b"Content-Length: %d\r\n\r\nn" % DECLARED_BODY)
+        opened.append(connection)
+
+    def trickle():
+        while not stop.wait(TRICKLE_SECONDS):
+            for connection in opened:
+                try:
+                    connection.sendall(b"a")
+                except OSError:
+                    pass  # cut off by the server
+
+    threading.Thread(target=trickle, daemon=True).start()
+    return opened
+
+
+def cut_off(connections, started, within):
+    """Seconds from `started` until each connection got an answer (its status), up to `within`."""
+    waiting = {connection.fileno(): connection for connection in connections}
+    answered = []
+    while waiting and time.monotonic() - started < within:
+        ready, _, _ = select.select(list(waiting), [], [], 1)
+        for fd in ready:
+            head = waiting.pop(fd).recv(64)
+            answered.append((head.split(b" ")[1].decode() if head.startswith(b"HTTP/") else "closed",
+                             time.monotonic() - started))
+    return answered
+
+
+def check_slow_bodies(args, server, normal, failures):
+    stop = threading.Event()
+    started = time.monotonic()
+    held = slow_bodies(server.port, args.slow_bodies, stop)
+    try:
+        time.sleep(0.5)
+        answers = []
+        for _ in range(10):
+            try:
+                answers.append(Phone(server.base, timeout=15).get("/"))
+            except OSError as error:
+                print(f"  no answer: {error}")
+        answered = [a for a in answers if a.status == 200]
+        try:
+            crew = Phone(server.base, timeout=15).start_crew("Past the trickle")
+        except (OSError, AssertionError):
+            crew = None
+        slowest = max((a.seconds for a in answered), default=float("nan"))
+        print(f"with {args.slow_bodies} slow bodies trickling (a byte every {TRICKLE_SECONDS} s): "
+              f"{len(answered)} of 10 other phones answered, slowest {slowest * 1000:.1f} ms "
+              f"({slowest / normal:.1f}x the floor); a new crew {'started' if crew else 'NOT started'}")
+        if len(answered) < 10 or not crew:
+            failures.append("phones went unanswered behind the slow bodies")
+        bound = 20 + DECLARED_BODY / 65536  # ORCHARD_CHANNEL_TIMEOUT's default, then 64 KB a second
+        ends = cut_off(held, started, within=60)
+        statuses = sorted({status for status, _ in ends})
+        latest = max((seconds for _, seconds in ends), default=float("nan"))
+        print(f"  {len(ends)} of {len(held)} slow bodies cut off within 60 s ({', '.join(statuses) or 'none'}), "
+              f"the last after {latest:.1f} s (bound {bound:.1f} s)")
+        if len(ends) < len(held) or statuses != ["408"] or latest > bound + 2:
+            failures.append(f"slow bodies were not all cut off with 408 within {bound:.1f} s")
+    finally:
+        stop.set()
+        for connection in held:
+            connection.close()
+
+
 def check(args, folder, failures):
     with served(folder / "orchard.db") as server:
         normal = floor(server.base)
@@ -90,10 +170,13 @@ def check(args, folder, failures):
             for connection in held:
                 connection.close()
 
+        check_slow_bodies(args, server, normal, failures)
+
 
 def main(argv=None):
     options = [(("--slow",), {"type": int, "default": 200, "help": "slow connections held open (default 200)"}),
-               (("--body-mb",), {"type": int, "default": 20, "help": "size of the oversized form (default 20)"})]
+               (("--body-mb",), {"type": int, "default": 20, "help": "size of the oversized form (default 20)"}),
+               (("--slow-bodies",), {"type": int, "default": 50, "help": "slow bodies trickling (default 50)"})]
     return run_checks(__doc__, options, "orchard-hostile-", check, argv)
 
 

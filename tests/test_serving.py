@@ -47,6 +47,28 @@ def test_a_phone_is_answered_while_200_slow_connections_are_open(tmp_path):
         server.stop()
 
 
+def _slow_body(port, declared=100_000):
+    """A connection that sends a form's headers and one byte of its `declared`-byte body."""
+    connection = socket.create_connection(("127.0.0.1", port), timeout=10)
+    connection.sendall(b"POST /crews HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+                       b"Content-Length: %d\r\n\r\nn" % declared)
+    return connection
+
+
+def test_phones_are_answered_while_slow_bodies_hold_more_connections_than_the_server_has_threads(tmp_path):
+    server = ServerProcess(tmp_path / "orchard.db").start()
+    slow = [_slow_body(server.port) for _ in range(2 * serve_settings({})["threads"])]
+    try:
+        time.sleep(0.3)  # every slow body has reached the server
+        answers = [Phone(server.base, timeout=5).get("/") for _ in range(4)]
+        assert [answer.status for answer in answers] == [200] * 4
+        assert Phone(server.base, timeout=5).start_crew().startswith("/c/")
+    finally:
+        for connection in slow:
+            connection.close()
+        server.stop()
+
+
 def _serving(tmp_path, **env):
     """`python app.py` with these settings, stopped after the test."""
     server = ServerProcess(tmp_path / "orchard.db", env=env).start()
@@ -118,6 +140,53 @@ def test_a_body_beyond_the_limit_is_refused_before_it_is_sent(impatient):
         connection.sendall(b"POST /crews HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n"
                            b"Content-Length: 200000000\r\n\r\nname=" + b"A" * 100_000)
         assert _answer_head(connection).startswith(b"HTTP/1.1 413")
+
+
+def test_a_body_that_trickles_in_is_cut_off_with_408(impatient):
+    connection = _slow_body(impatient.port)
+    started = time.monotonic()
+    with connection:
+        connection.settimeout(1)
+        head = b""
+        while b"\r\n\r\n" not in head and time.monotonic() - started < 10:
+            try:
+                head += connection.recv(65536)
+            except socket.timeout:
+                connection.sendall(b"a")  # one more byte a second: never the whole body
+        # The 2 s allowed for headers, again for the body, and a second per 64 KB it declares.
+        assert head.startswith(b"HTTP/1.1 408")
+        assert time.monotonic() - started < 2 + 100_000 / 65536 + 1.5
+        connection.settimeout(5)
+        while connection.recv(65536):  # the rest of the answer, then the end of the connection
+            pass
+
+
+def test_a_form_sent_in_pieces_still_starts_a_crew(impatient):
+    phone = Phone(impatient.base)
+    phone.get("/")
+    cookie = "; ".join(f"{name}={value}" for name, value in phone.client.cookies.items())
+    body = urllib.parse.urlencode({"name": "Slow but sure"}).encode()
+    with socket.create_connection(("127.0.0.1", impatient.port), timeout=10) as connection:
+        connection.sendall(b"POST /crews HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+                           b"Content-Length: %d\r\nCookie: %s\r\nX-CSRFToken: %s\r\n\r\n"
+                           % (len(body), cookie.encode(), phone.csrf.encode()))
+        for start in range(0, len(body), 5):
+            time.sleep(0.2)
+            connection.sendall(body[start:start + 5])
+        head = _answer_head(connection)
+    assert head.startswith(b"HTTP/1.1 303"), head[:200]
+    assert b"/c/" in head
+
+
+def test_a_restore_upload_larger_than_a_form_is_read_and_restored(impatient):
+    phone = Phone(impatient.base)
+    crew = phone.start_crew("Moving house")
+    export = phone.get(crew + "history/export.json").body.encode()
+    padded = export.rstrip() + b" " * 600_000  # beyond a form's 256 KB, within an upload's 64 MB
+    phone.get("/restore")
+    answer = phone.post("/restore", files={"file": ("crew.json", padded, "application/json")})
+    assert answer.status == 303, answer.body[:300]
+    assert "Moving house" in phone.get(answer.location).body
 
 
 def test_a_megabyte_of_headers_is_refused(impatient):
