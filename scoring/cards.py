@@ -84,6 +84,12 @@ def rank_name(rank: str, plural: bool = False) -> str:
     return name + "s" if plural else name
 
 
+def a_rank(rank: str) -> str:
+    """The rank with its article, as in "an Ace", "an 8", "a King"."""
+    name = rank_name(rank)
+    return ("an " if name[0] in "A8" else "a ") + name
+
+
 def rank_value(rank: str) -> int:
     """The rank's value from the rule book's table (a pair scores this much)."""
     return _VALUES[parse_rank(rank)]

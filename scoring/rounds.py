@@ -6,7 +6,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
-from .cards import DECK, RANKS, Card, CardError, parse_card, parse_cards, parse_rank, rank_name
+from .cards import DECK, RANKS, Card, CardError, a_rank, parse_card, parse_cards, parse_rank, rank_name
 from .piles import (PileError, PileScore, format_points, normalise_counts, score_counts,
                     score_pile, times)
 
@@ -154,7 +154,7 @@ def _impossible_counts(seat: int, hand: QuickHand, name: str) -> list[Problem]:
             message = f"{name}'s pile cannot hold {count} {plural}: the deck has 4."
             problems.append(Problem("too-many-of-rank", message, (seat,)))
         elif count == 4 and rank == hand.target_rank:
-            message = (f"{name} has 4 {plural} in the pile and a {rank_name(rank)} as target; "
+            message = (f"{name} has 4 {plural} in the pile and {a_rank(rank)} as target; "
                        "the deck has 4.")
             problems.append(Problem("too-many-of-rank", message, (seat,)))
     return problems

@@ -38,9 +38,16 @@
     document.body.classList.toggle("is-offline", !online);
   }
 
+  var OFFLINE_MSG = "Not sent: this phone is offline. Tap again when it is back online.";
+
   function say(text) {
     var bar = document.getElementById("bar-msg");
     if (bar) bar.textContent = text;
+  }
+
+  // A poll runs by itself ("every 3s"): nobody tapped, so nothing is said about it but the status.
+  function isPoll(elt) {
+    return !!(elt && elt.getAttribute && /\bevery\b/.test(elt.getAttribute("hx-trigger") || ""));
   }
 
   function setPending(elt, on) {
@@ -60,8 +67,8 @@
     var elt = event.detail.elt;
     if (isTap(elt)) {
       setPending(elt, true);
-    } else if (elt && elt.id !== "poll") {
-      say("Not sent: this phone is offline. Tap again when it is back online.");
+    } else if (elt && !isPoll(elt)) {
+      say(OFFLINE_MSG);
     }
     showStatus();
   });
@@ -71,6 +78,9 @@
     if (!xhr || xhr.status === 0) return;  // never reached the server: sendError said so
     var wasOffline = !online;
     online = true;
+    // Back online: the word that a tap was not sent is no longer true.
+    var bar = document.getElementById("bar-msg");
+    if (bar && bar.textContent === OFFLINE_MSG) bar.textContent = "";
     if (isTap(event.detail.elt)) {
       setPending(event.detail.elt, false);
       // The target picker keeps a refused pick lit: marked as refused until a pick goes through.
@@ -117,6 +127,22 @@
     if (elt && isTap(elt) && (changes.get(elt) || 0) > (sentAt.get(elt) || 0)) {
       event.detail.shouldSwap = false;
     }
+  });
+
+  // A step that folds away (the saved bid) hands the focus to its one-line summary, without
+  // scrolling the page to it.
+  document.addEventListener("htmx:afterSettle", function () {
+    var elt = document.querySelector("[data-focus]");
+    if (!elt) return;
+    elt.removeAttribute("data-focus");
+    elt.focus({ preventScroll: true });
+  });
+
+  // The next hand opened by itself (the hand before it got its target): bring its top into view,
+  // under the player tabs, when the player had scrolled past it.
+  document.addEventListener("orchard:hand-opened", function () {
+    var hands = document.getElementById("step-hands");
+    if (hands && hands.getBoundingClientRect().top < 0) hands.scrollIntoView({ block: "start" });
   });
 
   setInterval(function () {

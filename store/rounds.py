@@ -211,8 +211,17 @@ def _next_revision(db, game_id, number):
     return rows[0]["next"]
 
 
-def start(db, game_id, number, dealer, mode="quick", by=None):
-    """Open a new round for entry and return its id."""
+def last_modes(db, game_id):
+    """How each seat entered its hand in the game's last saved round (quick or exact), or None
+    before the first: a table that enters card by card keeps doing so."""
+    rows = db.execute(
+        "SELECT hands.mode FROM hands WHERE round_id = (SELECT id FROM rounds WHERE game_id = ?"
+        " AND status = 'scored' ORDER BY number DESC LIMIT 1) ORDER BY seat", [game_id]).fetchall()
+    return [row[0] for row in rows] or None
+
+
+def start(db, game_id, number, dealer, mode="quick", by=None, modes=None):
+    """Open a new round for entry and return its id; `modes` gives each seat's entry mode."""
     stamp = now()
     cursor = db.execute(
         "INSERT INTO rounds (game_id, number, revision, status, mode, dealer, redeals, version,"
@@ -221,7 +230,8 @@ def start(db, game_id, number, dealer, mode="quick", by=None):
     )
     round_id = cursor.lastrowid
     for seat in range(PLAYERS):
-        db.execute("INSERT INTO hands (round_id, seat, mode) VALUES (?, ?, ?)", [round_id, seat, mode])
+        db.execute("INSERT INTO hands (round_id, seat, mode) VALUES (?, ?, ?)",
+                   [round_id, seat, modes[seat] if modes else mode])
     log(db, round_id, "started", by=by)
     touch(db, round_id)
     return round_id

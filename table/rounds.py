@@ -95,6 +95,13 @@ class RoundView:
         return bid_of(self.entry)
 
     @property
+    def bid_key(self):
+        """The bid as this phone shows it (with the redeals): the poll redraws the bid step when the
+        stored one differs."""
+        entry = self.entry
+        return f"{entry['bid_seat']}-{entry['bid_number']}-{entry['bid_suit']}-{entry['redeals']}"
+
+    @property
     def rules(self):
         return house_rules(self.game)
 
@@ -124,7 +131,11 @@ def round_view(game, entry, viewer, seat=None, problems=None):
         problems = _visible_problems(problems, hidden, entry, names)
     visible = [_blank(hand) if hand["seat"] in hidden else hand for hand in entry["hands"]]
     remaining = None
-    if visible[seat]["mode"] == "exact" and not hidden and all(hand["target"] for hand in entry["hands"]):
+    # The rest of the cards go to the last pile: on a phone that sees every hand, or, in seat mode,
+    # once every hand held on another phone is all in (the rest tells nothing those hands hold).
+    others_in = all(entry["hands"][s]["done"] for s in hidden)
+    if (visible[seat]["mode"] == "exact" and seat not in hidden and others_in
+            and all(hand["target"] for hand in entry["hands"])):
         remaining = remaining_cards(entry)
     return RoundView(
         game=game, entry=entry, viewer=viewer, seat=seat, hidden=hidden, secret=secret,
@@ -182,6 +193,19 @@ def _tab(seat, viewer):
 def _blank(hand):
     """A hand as a phone that may not see it: no target, no cards."""
     return {**hand, "target": None, "won": [], "counts": {}}
+
+
+def next_hand(entry, seat, viewer):
+    """The hand a phone opens after `seat`'s: the next one round the table that it enters and that
+    has no target yet, or None (a phone that holds a seat enters only its own hand)."""
+    if viewer.seat is not None:
+        return None
+    hidden = viewer.hidden_seats(entry)
+    for step in range(1, len(entry["hands"])):
+        hand = entry["hands"][(seat + step) % len(entry["hands"])]
+        if hand["seat"] not in hidden and not hand["target"]:
+            return hand["seat"]
+    return None
 
 
 def bid_of(entry):
@@ -293,7 +317,7 @@ def start_next(game, viewer):
             return None
         if round_store.open_number(db, game["id"], standing.next_number) is None:
             round_store.start(db, game["id"], standing.next_number, standing.next_dealer,
-                              by=viewer.label(game["names"]))
+                              modes=round_store.last_modes(db, game["id"]), by=viewer.label(game["names"]))
     return standing.next_number
 
 

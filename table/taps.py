@@ -10,7 +10,7 @@ from store import rounds as round_store
 from store import write
 from store.rounds import engine_hand, round_problems
 
-from .rounds import Refused, remaining_cards
+from .rounds import Refused, next_hand, remaining_cards
 
 # Problems a tap may not create: the deck has each card once and four of each rank.
 REFUSED_ON_TAP = {"duplicate", "target-in-pile", "too-many-of-rank", "bad-count"}
@@ -46,13 +46,19 @@ def set_count(game, viewer, number, seat, rank, count, based_on=None):
     return _edit_hand(game, viewer, number, seat, change, based_on)
 
 
-def set_target(game, viewer, number, seat, code, based_on=None):
-    """This hand's target card is `code` (None: not chosen)."""
+def set_target(game, viewer, number, seat, code, based_on=None, with_next=False):
+    """This hand's target card is `code` (None: not chosen). `with_next` adds the hand to open next:
+    the hand's first target is the last step of entering it (see `next_hand`)."""
+    first = []
 
     def change(hand):
+        first.append(hand["target"] is None)
         hand["target"] = code
 
-    return _edit_hand(game, viewer, number, seat, change, based_on)
+    entry, problems = _edit_hand(game, viewer, number, seat, change, based_on)
+    if not with_next:
+        return entry, problems
+    return entry, problems, next_hand(entry, seat, viewer) if first[0] else None
 
 
 def set_hand_mode(game, viewer, number, seat, mode):
@@ -76,6 +82,9 @@ def give_remaining(game, viewer, number, seat):
     """Give this pile every card that nobody holds yet (exact entry, once every target is known)."""
 
     def change(hand, entry):
+        if not all(entry["hands"][s]["done"] for s in viewer.hidden_seats(entry)):
+            # Before then the rest would tell, by what it leaves out, what those hands hold so far.
+            raise Refused("The rest of the cards can be given once every hand on another phone is all in.")
         hand["won"] = hand["won"] + remaining_cards(entry)
 
     return _edit_hand(game, viewer, number, seat, change, with_entry=True)

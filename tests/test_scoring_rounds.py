@@ -210,6 +210,16 @@ def test_quick_round_may_leave_singles_out():
                      "Ann has 4 Jacks in the pile and a Jack as target; the deck has 4.", (0,))],
         ),
         (
+            [("A", {"A": 4}), ("3", {}), ("4", {}), ("5", {})],
+            [Problem("too-many-of-rank",
+                     "Ann has 4 Aces in the pile and an Ace as target; the deck has 4.", (0,))],
+        ),
+        (
+            [("8", {"8": 4}), ("3", {}), ("4", {}), ("5", {})],
+            [Problem("too-many-of-rank",
+                     "Ann has 4 8s in the pile and an 8 as target; the deck has 4.", (0,))],
+        ),
+        (
             [("2", {}), ("3", {"A": -1}), ("4", {}), ("5", {})],
             [Problem("bad-count", "Ben's pile cannot hold −1 Aces.", (1,))],
         ),

@@ -1,4 +1,5 @@
 """One table, four phones: live polling, seats, private entry of targets and piles, sign-off."""
+import re
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -98,8 +99,10 @@ def test_a_secret_target_is_not_in_other_phones_html(table, phones):
     token = table.crew_url.split("/c/")[1].strip("/")  # random: it may hold "QH" by chance
     for page in (text(ben.get(url)), text(ben.get(url + "/hands/0"))):
         page = page.replace(token, "")
+        # Ben's own target grid offers every card; Q♥ there is free to pick, like any other.
+        assert select(page, "#t-QH[checked]") == [] and select(page, "#t-QH[disabled]") == []
+        page = re.sub(r'<form id="target-picker".*?</form>', "", page, flags=re.S)
         assert "Q♥" not in page and "QH" not in page
-        assert select(page, "#t-rank-Q[checked]") == []  # the picker does not show her rank either
     assert "Ann is entering this hand on their own phone." in text(ben.get(url + "/hands/0"))
     response = ben.post(url + "/hands/0/target", data={"target": "2C"})
     assert response.status_code == 403
@@ -189,3 +192,27 @@ def test_agreeing_twice_records_one_sign_off(app, table, phones):
     assert phones[0].post(url + "/agree").status_code == 200
     db = connect(app.config["DATABASE"])
     assert [row["action"] for row in db.query("SELECT action FROM round_changes WHERE action = 'agreed'")] == ["agreed"]
+
+
+def test_the_rest_of_the_cards_waits_until_every_other_phone_is_all_in(phones, table):
+    """Seat mode: Dan's phone may give his exact pile the rest once Ann, Ben and Cleo are all in;
+    before that the rest would tell, by what it leaves out, what their piles hold so far."""
+    url = table.game_url + "/rounds/1"
+    phones[0].post(table.game_url + "/rounds")
+    piles = [["2C", "3C", "4C", "5C"], ["2D", "3D", "4D", "5D"], ["2H", "3H", "4H", "5H"]]
+    for seat, (phone, target) in enumerate(zip(phones, ["AS", "KS", "QS", "JS"])):
+        phone.post(url + f"/hands/{seat}/mode", data={"mode": "exact"})
+        phone.post(url + f"/hands/{seat}/target", data={"target": target})
+        for code in piles[seat] if seat < 3 else []:
+            phone.post(url + f"/hands/{seat}/cards/{code}", data={"held": "1"})
+    dan = phones[3]
+    early = dan.post(url + "/hands/3/remaining")
+    assert early.status_code == 409
+    assert "once every hand on another phone is all in" in text(early)
+    assert "All the remaining cards" not in text(dan.get(url))
+    for seat in range(3):
+        assert phones[seat].post(url + f"/hands/{seat}/done", data={"done": "1"}).status_code == 200
+    assert "All the remaining cards to Dan (36)" in text(dan.get(url))
+    answer = dan.post(url + "/hands/3/remaining")
+    assert answer.status_code == 200
+    assert "36 cards" in text(answer)

@@ -3,8 +3,9 @@ happens to a saved round (sign-off, correction, undo, bringing back) is in `save
 same blueprint.
 
 Each view parses its form, calls one function of the round service (`table.rounds`) and renders
-what changed. A tap never replaces the control it came from: the answer updates only the display
-regions around it (scores, the check, the player's tab), out of band, so the page stays put.
+what changed. A tap that goes through never replaces the control it came from: the answer updates
+only the display regions around it (scores, the check, the player's tab), out of band, so the page
+stays put. A refused tap puts its control back as stored, with the reason next to it.
 """
 from flask import Blueprint, abort, g, make_response, render_template, request, url_for
 
@@ -80,7 +81,7 @@ def _page(view, status=200, **extra):
     if wants_fragment():
         body = render_template("rounds/_main.html", **context)
         if extra.get("notice"):  # said in the bar that stays in view, too
-            body += render_template("rounds/_bar_message.html", oob=True, message_text=extra["notice"])
+            body += render_template("rounds/_bar_message.html", oob=True, bar_text=extra["notice"])
         response = make_response(body, status)
         response.headers["HX-Retarget"] = "#round-main"
         # A round just saved (or otherwise replaced) opens at the top, where the new totals and
@@ -156,10 +157,14 @@ def round_live(number):
     if str(view.entry["id"]) != request.args.get("r") or not view.entering:
         return _page(view)
     parts = ["_deal", "_bid_summary", "_tabs", "_check"]
+    if request.args.get("bid_known", view.bid_key) != view.bid_key:
+        parts[1] = "_bid"  # saved, changed or redealt on another phone: this phone's form is out of date
     if view.seat in view.hidden:
         parts.append("_hand")
     elif _changed_elsewhere(view.entry["hands"][view.seat]):
         parts.append("_hand_notice")
+    elif view.hidden and view.remaining:
+        parts.append("_hand_result")  # the other phones are all in: the rest of the cards is offered
     return _regions(view, *parts, changed_elsewhere=True)
 
 
@@ -180,6 +185,14 @@ def hand_show(number, seat):
     return _regions(view, "_tabs", "_hand")
 
 
+def _opened(view):
+    """The next hand's tab, opened by the first target of the hand before it: its controls, the tabs
+    and the check, and word to app.js to bring the new hand's top into view."""
+    response = _regions(view, "_tabs", "_hand", "_check")
+    response.headers["HX-Trigger-After-Settle"] = "orchard:hand-opened"
+    return response
+
+
 # --- Taps on a hand -----------------------------------------------------------------------------
 
 def _tap(number, seat, form, apply, control):
@@ -189,7 +202,8 @@ def _tap(number, seat, form, apply, control):
     if not form.validate_on_submit():
         return _refused(number, seat, _first_error(form), control, 422)
     try:
-        entry, problems = apply(form)
+        entry, problems, *opens = apply(form)
+        next_tab = opens[0] if opens else None
     except Gone:
         return _not_open(number)
     except Stale as stale:
@@ -197,20 +211,25 @@ def _tap(number, seat, form, apply, control):
         return _regions(view, "_tabs", "_check", "_hand", status=409, hand_notice=stale.message)
     except Refused as refused:
         return _refused(number, seat, refused.message, control, refused.status)
+    if next_tab is not None:
+        return _opened(service.round_view(g.game, entry, g.viewer, next_tab, problems))
     view = service.round_view(g.game, entry, g.viewer, seat, problems)
     parts = ["_tabs", "_check", "_hand_result", "_message", "_bar_message"]
     if control["kind"] == "target":
         parts.append("_target_summary")
         if view.hand["mode"] == "exact":
             parts.append("_card_grid")  # the grid marks the target card as taken
-    return _regions(view, *parts, control=control, message_text="")
+    return _regions(view, *parts, control=control, message_text="", bar_text="")
 
 
 def _refused(number, seat, message, control, status):
+    """The control as stored, and why, next to it (the bar below is cleared: it never repeats a
+    refusal over the control it concerns)."""
     view = _view(number, seat)
     if not view.entering:
         return _not_open(number)
-    return _regions(view, "_control", "_bar_message", status=status, control=control, message_text=message)
+    return _regions(view, "_control", "_bar_message", status=status, control=control, message_text=message,
+                    bar_text="")
 
 
 @bp.post("/hands/<int:seat>/cards/<code>")
@@ -248,7 +267,7 @@ def target_update(number, seat):
     if form.validate_on_submit() and form.card() is None:
         return make_response("", 204)  # a rank without a suit yet: nothing to save
     return _tap(number, seat, form, lambda form: taps.set_target(
-        g.game, g.viewer, number, seat, parse_card(form.card()).code, form.based_on.data), control)
+        g.game, g.viewer, number, seat, parse_card(form.card()).code, form.based_on.data, with_next=True), control)
 
 
 @bp.post("/hands/<int:seat>/mode")
@@ -264,12 +283,15 @@ def mode_update(number, seat):
 @bp.post("/hands/<int:seat>/remaining")
 def remaining_create(number, seat):
     """Give this pile every card that nobody holds yet (exact entry)."""
-    return _hand_change(number, seat, "done", lambda: taps.give_remaining(g.game, g.viewer, number, seat))
+    return _hand_change(number, seat, "done", lambda: taps.give_remaining(g.game, g.viewer, number, seat),
+                        parts=("_tabs", "_check", "_card_grid", "_hand_result"))
 
 
-def _hand_change(number, seat, slot, apply):
-    """A change to a whole hand (its entry mode, the rest of the cards): the hand's controls are
-    drawn again with the tabs and the check; a refusal is said next to the `slot` control."""
+def _hand_change(number, seat, slot, apply, parts=("_tabs", "_check", "_hand")):
+    """A change to a whole hand (its entry mode, the rest of the cards): the `parts` of the hand
+    that it changes are drawn again; a refusal is said next to the `slot` control. (The rest of
+    the cards leaves the target step as the player has it, open or folded, so nothing above the
+    grid moves.)"""
     seat = _seat(seat)
     try:
         entry, problems = apply()
@@ -278,7 +300,7 @@ def _hand_change(number, seat, slot, apply):
     except Refused as refused:
         return _refused(number, seat, refused.message, {"kind": "none", "slot": slot}, refused.status)
     view = service.round_view(g.game, entry, g.viewer, seat, problems)
-    return _regions(view, "_tabs", "_check", "_hand")
+    return _regions(view, *parts)
 
 
 @bp.post("/hands/<int:seat>/done")
@@ -305,7 +327,10 @@ def hand_done(number, seat):
 
 @bp.post("/bid")
 def bid_update(number):
+    """The bid, sent with every choice: saved once the winner, the number and the suit are all chosen."""
     form = BidForm()
+    if not all(request.form.get(name) for name in ("bidder", "number", "suit")):
+        return make_response("", 204)  # not all three chosen yet: nothing to save
     if form.validate_on_submit():
         try:
             service.set_bid(g.game, number, int(form.bidder.data), form.number.data, form.suit.data)
@@ -314,10 +339,13 @@ def bid_update(number):
         except Gone:
             return _not_open(number)
     view = _view(number, _tab_arg())
-    status = 422 if form.errors else 200
-    # A saved bid folds to one line, which takes the focus from the button it hides.
-    return _regions(view, "_bid", "_deal", "_check", status=status, bid_form=form if form.errors else None,
-                    bid_saved=not form.errors)
+    if form.errors:
+        return _regions(view, "_bid", "_deal", "_check", status=422, bid_form=form)
+    if not request.form.get("bid_known", "None").startswith("None"):
+        # A change to a bid already shown: the form stays open as the player has it.
+        return _regions(view, "_bid_summary", "_bid_known", "_deal", "_check")
+    # A first bid folds to one line, which takes the focus from the choice it hides.
+    return _regions(view, "_bid", "_deal", "_check", bid_saved=True)
 
 
 @bp.post("/redeal")

@@ -130,14 +130,17 @@ class Orchard:
         expect(self.page.locator("#round-main h1")).to_contain_text(f"Round {number}")
 
     def bid(self, seat, number, suit):
+        """Three taps: who won the bid, its number and its suit; the third saves it (a bid already
+        saved is opened first, and each choice that differs changes it at once)."""
         step = self.page.locator("#step-bid")
         details = step.locator("details")
         if details.get_attribute("open") is None:  # a saved bid folds its form away
             step.locator("summary").tap()
-        step.get_by_role("radio", name=self.names[seat], exact=True).check()
-        step.locator(f"label:has(#number-{number})").tap()
-        step.get_by_role("radio", name=SUIT_LABELS[suit], exact=True).check()
-        step.locator("#bid-save").tap()
+        for field, value in (("bidder", seat), ("number", number), ("suit", suit)):
+            box = step.locator(f"#field-{field} input[value='{value}']")
+            if not box.is_checked():
+                step.locator(f"#field-{field} label:has(input[value='{value}'])").tap()
+                expect(box).to_be_checked()
         expect(self.page.locator("#step-bid .trump")).to_contain_text(f"{self.names[seat]} won with")
         self.settled()
 
@@ -156,17 +159,26 @@ class Orchard:
         expect(current).to_have_text(self.names[seat])
         self.settled()
 
-    def target(self, seat, code):
-        """The target picker: its rank, then its suit (two taps)."""
+    def open_target(self, seat):
+        """On this hand's tab, the target grid unfolded (a set target folds to its summary)."""
         self.tab(seat)
         step = self.page.locator("#target-step")
         if step.get_attribute("open") is None:
             step.locator("summary").tap()
-        self.page.locator(f"label:has(#t-rank-{code[:-1]})").tap()
-        self.page.locator(f"label:has(#t-suit-{code[-1]})").tap()
-        label = code[:-1] + {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}[code[-1]]
-        expect(self.page.locator("#target-summary")).to_contain_text(f"{self.names[seat]}’s target {label}")
+        expect(step).to_have_attribute("open", "")
+
+    def target(self, seat, code, stay=True):
+        """One tap on the target grid. A hand's first target opens the next hand still without one;
+        with `stay` the phone goes back to this hand's tab (one more tap), as a test checking this
+        hand next would."""
+        self.open_target(seat)
+        self.page.locator(f"label:has(#t-{code})").tap()
+        expect(self.page.locator(f"#tab-{seat} .tab-score")).not_to_have_text("…")
         self.settled()
+        if stay:
+            self.tab(seat)
+            label = code[:-1] + {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}[code[-1]]
+            expect(self.page.locator("#target-summary")).to_contain_text(f"{self.names[seat]}’s target {label}")
 
     def count(self, rank, n):
         """One tap: the pile holds `n` cards of `rank`."""
@@ -174,11 +186,15 @@ class Orchard:
         expect(self.page.locator(f"#n-{rank}-{n}")).to_be_checked()
         self.settled()
 
-    def counts(self, seat, target, counts):
-        """Quick entry for one player: target card, then one tap per rank the pile holds."""
-        self.target(seat, target)
+    def counts(self, seat, target, counts, stay=True):
+        """Quick entry for one player, as the page orders it: one tap per rank the pile holds, then
+        the target card (which opens the next hand; `stay` comes back to this one). A hand that
+        was entered card by card in the round before starts exact: it is switched first."""
+        self.tab(seat)
+        self.mode("quick")
         for rank, n in counts.items():
             self.count(rank, n)
+        self.target(seat, target, stay=stay)
 
     def enter_round_one(self):
         """Round 1 as several tests share it, in quick mode, not saved: Ben bids 1♦; Ann 10♠ + J J
@@ -201,11 +217,13 @@ class Orchard:
         expect(self.page.locator(f"#c-{code}")).not_to_be_checked()
         self.settled()
 
-    def cards(self, seat, target, codes):
-        """Exact entry for one player: target card, then a tap on every won card."""
-        self.target(seat, target)
+    def cards(self, seat, target, codes, stay=True):
+        """Exact entry for one player: a tap on every won card, then the target card."""
+        self.tab(seat)
+        self.mode("exact")
         for code in codes:
             self.add_card(code)
+        self.target(seat, target, stay=stay)
 
     def remaining_to(self, seat, expected_count):
         self.tab(seat)

@@ -98,8 +98,9 @@ def test_axe_finds_nothing_on_any_page_light_or_dark(page, orchard, other_phone,
     orchard.mode("exact")
     orchard.target(2, "KD")
     audit("round: exact grid with cards held by others")
-    page.locator("label:has(#t-rank-4)").tap()  # K♦ to 4♦, which is in Ben's pile
-    expect(page.locator("#bar-msg")).to_contain_text("already in Ben's pile")
+    orchard.tab(0)
+    page.locator("label:has(#n-10-4)").tap()  # four 10s with the 10♠ target: refused
+    expect(page.locator("#msg-rank-10")).to_contain_text("the deck has 4")
     audit("round: refused tap")
     orchard.target(2, "KD")
     orchard.mode("quick")

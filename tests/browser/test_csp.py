@@ -92,16 +92,15 @@ def test_a_whole_game_and_every_page_keep_to_the_policy(page, orchard, server):
     orchard.add_card("3C")
     orchard.add_card("JD")
     orchard.remove_card("JD")
-    # A refused tap: Ben's target cannot be a card in Ann's pile; the message shows next to the
-    # picker and in the bottom bar.
+    # A refused tap: Ben cannot hold four Jacks with a Jack as target; the message shows next to
+    # the control.
     orchard.tab(1)
-    orchard.mode("exact")
-    page.locator("label:has(#t-rank-3)").tap()
-    page.locator("label:has(#t-suit-C)").tap()
-    expect(page.locator("#msg-target")).to_contain_text("already in Ann's pile")
-    expect(page.locator("#bar-msg")).to_contain_text("already in Ann's pile")
+    orchard.target(1, "JS")
+    orchard.count("J", 3)
+    page.locator("label:has(#n-J-4)").tap()
+    expect(page.locator("#msg-rank-J")).to_contain_text("the deck has 4")
     orchard.settled()
-    orchard.mode("quick")
+    orchard.count("J", 0)
     # Quick entry: Ann's cards become rank counts, then one tap per rank, a count changed.
     orchard.tab(0)
     orchard.mode("quick")

@@ -61,7 +61,11 @@ def test_four_phones_play_a_round_in_seat_mode(four_phones, server):
     expect(dan.page.locator(".tabs .tab-score")).to_have_text(["secret ✓", "secret ✓", "secret ✓", "…"])
     for seat in range(3):
         target = TARGETS[seat][:-1] + "♠"
-        assert target not in dan.page.content(), f"{NAMES[seat]}'s target {target} shows on Dan's phone"
+        # Dan's own target grid offers every card, each free to pick: nothing marks theirs.
+        outside_grid = dan.page.evaluate(
+            "() => { const c = document.body.cloneNode(true); c.querySelector('#target-picker')?.remove(); return c.innerHTML; }")
+        assert target not in outside_grid, f"{NAMES[seat]}'s target {target} shows on Dan's phone"
+        expect(dan.page.locator(f"#t-{TARGETS[seat]}")).to_be_enabled()
     for seat in range(3):
         dan.tab(seat)
         expect(dan.page.locator(".hand-panel .private")).to_contain_text(

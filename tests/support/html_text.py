@@ -77,9 +77,9 @@ def text_of(html):
 
 
 def notice(response):
-    """What the phone is told: a refused tap's message (in the bar that stays in view), a save's
-    message, or a page notice; None when there is none."""
-    for css in ("#bar-msg", "p.error[role=alert]", "p.notice[role=alert]", "#hand-notice p"):
+    """What the phone is told: a refused tap's message (next to the control), a save's message, a
+    page notice or what the bar says; None when there is none."""
+    for css in (".tap-msg", "#bar-msg", "p.error[role=alert]", "p.notice[role=alert]", "#hand-notice p"):
         found = [t for t in texts(response, css) if t]
         if found:
             return found[0]
