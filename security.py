@@ -33,6 +33,7 @@ CONTENT_SECURITY_POLICY = "; ".join(
         "frame-ancestors 'none'",
     ]
 )
+CREW_PATHS = "/c/"
 HEADERS = {
     "Content-Security-Policy": CONTENT_SECURITY_POLICY,
     "X-Content-Type-Options": "nosniff",
@@ -47,9 +48,11 @@ def add_security_headers(response):
     for name, value in HEADERS.items():
         if name.lower() not in present:
             response.headers.add(name, value)
-    # A crew's pages and exports are behind its link: no shared or back-button cache keeps them.
-    if request.view_args and "token" in request.view_args:
+    # Everything under a crew's link (its pages, their htmx answers and polls, its exports) is
+    # behind the link: no shared or back-button cache keeps it, and no search engine lists it.
+    if request.path.startswith(CREW_PATHS):
         response.headers["Cache-Control"] = "no-store"
+        response.headers["X-Robots-Tag"] = "noindex, nofollow"
     return response
 
 
@@ -84,7 +87,9 @@ def refuse_json_bodies():
 parse = functools.lru_cache(maxsize=64)(parse_limit)  # "30 per minute" -> amount and seconds
 
 # Files that are the same for everyone reveal nothing about crews: no need to look at the count.
-UNGUARDED_ENDPOINTS = {"static", "static_files.htmx_js"}
+# A health probe is answered even from an address that used up its guesses.
+UNGUARDED_ENDPOINTS = {"static", "static_files.htmx_js", "static_files.favicon", "static_files.robots",
+                       "static_files.healthz"}
 
 
 def _address():

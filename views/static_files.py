@@ -1,14 +1,17 @@
 """htmx served from its installed package (never a CDN or a copied file), compressed once; the
-service worker and its offline page."""
+service worker and its offline page; what every site is asked for: /favicon.ico, /robots.txt and
+a health probe, /healthz."""
 import gzip
 import hashlib
 import json
+import sqlite3
 from functools import lru_cache
 from importlib import metadata, resources
 from pathlib import Path
 
 from flask import Blueprint, abort, current_app, make_response, render_template, url_for
 
+import store
 from assets import ONE_YEAR, accepts_gzip
 
 bp = Blueprint("static_files", __name__)
@@ -74,3 +77,48 @@ def service_worker():
 def offline_page():
     """What the service worker shows for a page while the phone has no connection."""
     return render_template("offline.html")
+
+
+# Browsers ask for /favicon.ico whatever a page links; crawlers read /robots.txt first. Both are
+# the same for everyone, so asking for them is never counted as guessing a crew's link.
+ONE_DAY = 24 * 60 * 60
+ROBOTS = "User-agent: *\n# Crew pages are private to whoever has the link.\nDisallow: /c/\n"
+
+
+@bp.get("/favicon.ico")
+def favicon():
+    """The app's icon (a PNG, which every browser takes at this address)."""
+    response = make_response(_favicon_bytes())
+    response.mimetype = "image/png"
+    response.cache_control.public = True
+    response.cache_control.max_age = ONE_DAY
+    return response
+
+
+@lru_cache(maxsize=1)
+def _favicon_bytes():
+    return (Path(current_app.static_folder) / "icon-192.png").read_bytes()
+
+
+@bp.get("/robots.txt")
+def robots():
+    response = make_response(ROBOTS)
+    response.mimetype = "text/plain"
+    response.cache_control.public = True
+    response.cache_control.max_age = ONE_DAY
+    return response
+
+
+@bp.get("/healthz")
+def healthz():
+    """200 "ok" when the database answers a read of its crews, else 503: for an uptime probe."""
+    try:
+        store.get_db().execute("SELECT count(*) FROM (SELECT 1 FROM crews LIMIT 1)").fetchone()
+    except sqlite3.Error as error:
+        current_app.logger.error("Health probe: the database does not answer (%s)", error)
+        response = make_response("the database does not answer\n", 503)
+    else:
+        response = make_response("ok\n")
+    response.mimetype = "text/plain"
+    response.cache_control.no_store = True
+    return response
