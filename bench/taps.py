@@ -1,175 +1,242 @@
-"""Taps per round: one phone enters the known games of the test suite in quick mode, in a real
-phone-sized Chromium, and every tap it makes is counted.
+"""Taps per round, counted as a player makes them: phones in a real phone-sized Chromium enter
+realistic rounds (a shuffled deck, four targets, twelve tricks of four won at random), and every
+tap is counted — each bid choice, each tab opened, each target, each count or card, the rest of the
+cards, every confirm dialog accepted, "all in", "I agree", and "Start round" to "Save round"
+inclusive. Nothing a player must tap is left out; nothing a player need not tap is made.
 
-A round is counted from "Start round N" on the scoreboard to "Save round N": the bid, four
-targets, every rank count, the player tabs. Typing during a round is counted apart and must stay
-at zero. Prints the taps of each round and their median; exits 1 if the median is over 40 or a
-round needed typing.
+- quick: one phone enters every hand by rank counts (pairs and more, and a single of the target's
+  rank, which pairs with the target; other singles score nothing and are left out);
+- exact: one phone enters every card; the largest pile goes last, as "All the remaining cards";
+- seat mode: four phones, each entering its own hand in quick mode.
 
-    .venv/bin/python bench/taps.py
+It also measures how far each tap moves the page (the scroll position and the tapped control's
+place on screen, the control scrolled mid-screen first, as a thumb finds it; a hand opened by
+itself is a new view, not a jump).
+
+Prints the taps of each round, their median and range, the largest move, and the limits: quick
+median ≤ 25, exact median ≤ 40, seat mode ≤ 15 taps a phone a round, no move > 40 px. Exits 1 if a
+limit is missed.
+
+    .venv/bin/python bench/taps.py [--rounds 8] [--seed 7]
 """
+import argparse
+import random
 import re
 import statistics
 import sys
 import tempfile
 import threading
+from collections import Counter as Tally
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "browser")]
 
-from playwright.sync_api import Locator, Page, expect, sync_playwright  # noqa: E402
+from playwright.sync_api import Locator, expect, sync_playwright  # noqa: E402
 from waitress import create_server  # noqa: E402
 
 from app import create_app  # noqa: E402
-from steps import CHROMIUM, CHROMIUM_ARGS, PHONE, SCOREBOARD_URL, Orchard  # noqa: E402
-from support.known_history import KNOWN_GAMES  # noqa: E402
+from scoring import DECK, SUITS  # noqa: E402
+from steps import CHROMIUM, CHROMIUM_ARGS, PHONE, SCOREBOARD_URL, Orchard, htmx_settled  # noqa: E402
 
-MEDIAN_LIMIT = 40
+LIMITS = {"quick": 25, "exact": 40, "seat": 15}
+JUMP_LIMIT = 40
+
+
+def deal(rng):
+    """One realistic round: (bidder, number, suit, [(target, pile codes)] for the four seats)."""
+    cards = [card.code for card in DECK]
+    rng.shuffle(cards)
+    targets, rest = cards[:4], cards[4:]
+    piles = [[] for _ in range(4)]
+    for trick in range(12):
+        piles[rng.randrange(4)].extend(rest[trick * 4:trick * 4 + 4])
+    return rng.randrange(4), rng.randint(1, 4), rng.choice(SUITS), list(zip(targets, piles))
+
+
+def quick_counts(target, pile):
+    """What a player taps in quick entry: every rank held twice or more, and a single of the
+    target's rank."""
+    held = Tally(code[:-1] for code in pile)
+    return {rank: n for rank, n in held.items() if n >= 2 or rank == target[:-1]}
 
 
 class Counter:
-    """Every tap and every keystroke-ish call the phone makes, by wrapping Playwright's methods;
-    taps are also counted per page (one page a phone)."""
+    """Every tap a phone makes (Playwright's tap, click, check; a confirm dialog accepted), per page,
+    and how far each Locator.tap moved its page."""
 
     def __init__(self):
-        self.taps = 0
+        self.by_page = Tally()
+        self.moves = []
         self.typing = 0
-        self.by_page = {}
 
     def install(self):
-        for cls in (Locator, Page):
-            for name in ("tap", "click", "check", "uncheck", "select_option"):
-                self._wrap(cls, name, "taps")
-            for name in ("fill", "type", "press", "press_sequentially"):
-                self._wrap(cls, name, "typing")
-
-    def _wrap(self, cls, name, kind):
-        original = getattr(cls, name, None)
-        if original is None:
-            return
         counter = self
+        for name in ("tap", "click", "check", "uncheck", "select_option"):
+            original = getattr(Locator, name)
 
-        def counted(self, *args, **kwargs):
-            setattr(counter, kind, getattr(counter, kind) + 1)
-            if kind == "taps":
-                page = self if isinstance(self, Page) else self.page
-                counter.by_page[id(page)] = counter.by_page.get(id(page), 0) + 1
-            return original(self, *args, **kwargs)
+            def counted(self, *args, _original=original, _name=name, **kwargs):
+                counter.by_page[id(self.page)] += 1
+                if _name != "tap" or not re.search(r"/rounds/\d+$", self.page.url):
+                    return _original(self, *args, **kwargs)
+                return counter.measured(self, _original, *args, **kwargs)
 
-        setattr(cls, name, counted)
+            setattr(Locator, name, counted)
+        for name in ("fill", "type", "press", "press_sequentially"):
+            original = getattr(Locator, name)
+
+            def typed(self, *args, _original=original, **kwargs):
+                counter.typing += 1
+                return _original(self, *args, **kwargs)
+
+            setattr(Locator, name, typed)
+
+    def watch(self, page):
+        def accept(dialog):
+            self.by_page[id(page)] += 1  # a confirm is one more tap
+            dialog.accept()
+        page.on("dialog", accept)
+
+    def measured(self, locator, original, *args, **kwargs):
+        page = locator.page
+        locator.evaluate("el => el.scrollIntoView({block: 'center'})")
+        probe = "() => [scrollY, (document.querySelector('.tab.current') || {}).id || '']"
+        before = page.evaluate(probe)
+        top = locator.evaluate("el => [el.id, el.getBoundingClientRect().top, el.id ? '#' + el.id : "
+                               "el.outerHTML.slice(0, 70) + ' (' + el.textContent.trim().slice(0, 20) + ')']")
+        result = original(locator, *args, **kwargs)
+        if not re.search(r"/rounds/\d+$", page.url):
+            return result
+        try:
+            htmx_settled(page)
+            page.wait_for_timeout(30)
+            after = page.evaluate(probe)
+        except Exception:  # the tap left the page (a save): no move to measure
+            return result
+        if after[1] == before[1] and page.url.endswith(re.search(r"/rounds/\d+$", page.url).group()):
+            moved = abs(after[0] - before[0])
+            if top[0] and page.locator(f"#{top[0]}").count():
+                moved = max(moved, abs(page.locator(f"#{top[0]}").evaluate("el => el.getBoundingClientRect().top") - top[1]))
+            self.moves.append((moved, top[2]))
+        return result
 
 
-def play(orchard, counter):
-    """Every known game, round by round; returns [(game, round, taps, typing)]."""
-    page = orchard.page
+def new_phone(browser, counter):
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    counter.watch(page)
+    return context, page
+
+
+def one_phone(browser, base, counter, mode, rounds):
+    """One phone enters `rounds` rounds in `mode`; returns the taps of each round."""
+    context, page = new_phone(browser, counter)
+    phone = Orchard(page, base)
+    phone.start_crew(f"{mode} crew")
+    phone.start_game(goal="other", goal_other=5000)
+    taps = []
+    for number, (bidder, bid_number, suit, hands) in enumerate(rounds, start=1):
+        counter.by_page[id(page)] = 0
+        phone.start_round(number)
+        phone.bid(bidder, bid_number, suit)
+        if mode == "quick":
+            for seat, (target, pile) in enumerate(hands):
+                phone.counts(seat, target, quick_counts(target, pile), stay=False)
+        else:
+            last = max(range(4), key=lambda s: len(hands[s][1]))
+            for seat in [(last + step) % 4 for step in (1, 2, 3, 4)]:  # round the table, the largest last
+                phone.tab(seat)
+                phone.mode("exact")
+                target, pile = hands[seat]
+                if seat == last:
+                    phone.target(seat, target, stay=False)
+                    phone.remaining_to(seat, len(pile))
+                else:
+                    phone.cards(seat, target, pile, stay=False)
+        phone.save(number)
+        taps.append(counter.by_page[id(page)])
+        expect(page).to_have_url(SCOREBOARD_URL)
+    context.close()
+    return taps
+
+
+def seat_mode(browser, base, counter, rounds):
+    """Four phones, each entering its own hand (quick); returns each round's taps per phone."""
+    made = [new_phone(browser, counter) for _ in range(4)]
+    phones = [Orchard(page, base) for _, page in made]
+    phones[0].start_crew("Seated crew")
+    game_url = phones[0].start_game(goal="other", goal_other=5000)
+    for seat, phone in enumerate(phones):
+        phone.page.goto(game_url)
+        phone.page.locator(".seat-buttons").get_by_role("button", name=phone.names[seat], exact=True).tap()
+        expect(phone.page.locator(".seat.mine")).to_have_text(f"{phone.names[seat]} · this phone")
     results = []
-    for number, (names, rounds, _after) in enumerate(KNOWN_GAMES, start=1):
-        orchard.names = list(names)
-        page.goto(orchard.crew_url)
-        orchard.start_game(goal="other", goal_other=100)
-        for round_number, (bidder, bid_number, suit, hands) in enumerate(rounds, start=1):
-            counter.taps = counter.typing = 0
-            orchard.start_round(round_number)
-            orchard.bid(int(bidder), int(bid_number), suit)
-            for seat, (target, counts) in enumerate(hands):
-                orchard.counts(seat, target, counts)
-            orchard.save(round_number)
-            results.append((number, round_number, counter.taps, counter.typing))
-            expect(page).to_have_url(SCOREBOARD_URL)
-            if page.locator(".winner").count():
-                break
-    return results
-
-
-# Seat mode: three rounds of the first known game, each phone entering its own hand.
-SEAT_ROUNDS = KNOWN_GAMES[0][1]
-SEAT_LIMIT = 20
-
-
-def play_seated(phones, counter, game_url):
-    """Each phone's taps per round: open the round, its target, its rank counts, "all in", and
-    "I agree" once the round has scored itself."""
-    results = []
-    for number, (bidder, bid_number, suit, hands) in enumerate(SEAT_ROUNDS, start=1):
-        counter.by_page.clear()
-        for seat, phone in enumerate(phones):
-            phone.page.goto(game_url)
-            label = f"Start round {number}" if seat == 0 else f"Continue round {number}"
-            button = phone.page.get_by_role("button", name=re.compile(f"(Start|Continue) round {number}"))
-            button.tap()
+    for number, (bidder, bid_number, suit, hands) in enumerate(rounds, start=1):
+        for phone in phones:
+            counter.by_page[id(phone.page)] = 0
+        for phone in phones:
+            if not re.search(r"/games/\d+$", phone.page.url):
+                phone.page.goto(game_url)  # each phone is on the scoreboard, as after the last round
+            phone.page.get_by_role("button", name=re.compile(f"(Start|Continue) round {number}")).tap()
             phone.page.wait_for_url(re.compile(rf"/rounds/{number}$"))
-            del label
-        phones[int(bidder)].bid(int(bidder), int(bid_number), suit)
+        phones[bidder].bid(bidder, bid_number, suit)
         for seat, phone in enumerate(phones):
-            target, counts = hands[seat]
-            phone.counts(seat, target, counts)
+            target, pile = hands[seat]
+            phone.counts(seat, target, quick_counts(target, pile), stay=False)
             phone.page.get_by_role("button", name=f"{phone.names[seat]}’s hand is all in").tap()
         for phone in phones:
             agree = phone.page.locator("#agree-top")
             expect(agree).to_be_in_viewport(timeout=15_000)
             agree.tap()
             expect(phone.page.locator("#totals-after .ok")).to_be_visible()
-        results.append([counter.by_page.get(id(phone.page), 0) for phone in phones])
+        results.append([counter.by_page[id(phone.page)] for phone in phones])
+    for context, _ in made:
+        context.close()
     return results
 
 
-def seat_mode(browser, base, counter):
-    contexts = [browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
-                for _ in range(4)]
-    phones = []
-    for context in contexts:
-        context.set_default_timeout(15_000)
-        page = context.new_page()
-        page.on("dialog", lambda dialog: dialog.accept())
-        phones.append(Orchard(page, base, names=KNOWN_GAMES[0][0]))
-    phones[0].start_crew("Seated crew")
-    game_url = phones[0].start_game()
-    for seat, phone in enumerate(phones):
-        phone.page.goto(game_url)
-        phone.page.locator(".seat-buttons").get_by_role("button", name=phone.names[seat], exact=True).click()
-        expect(phone.page.locator(".seat.mine")).to_have_text(f"{phone.names[seat]} · this phone")
-    counter.install()
-    try:
-        return play_seated(phones, counter, game_url)
-    finally:
-        for context in contexts:
-            context.close()
-
-
 def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rounds", type=int, default=8, help="rounds per mode (seat mode: a third of them, at least 3)")
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    quick_rounds = [deal(rng) for _ in range(args.rounds)]
+    exact_rounds = [deal(rng) for _ in range(args.rounds)]
+    seat_rounds = [deal(rng) for _ in range(max(3, args.rounds // 3))]
+    counter = Counter()
+    counter.install()
     with tempfile.TemporaryDirectory() as folder:
         app = create_app({"DATABASE": str(Path(folder) / "orchard.db"), "SECRET_KEY": "taps-bench"})
-        server = create_server(app, host="127.0.0.1", port=0, threads=4)
+        server = create_server(app, host="127.0.0.1", port=0, threads=6)
         threading.Thread(target=server.run, daemon=True).start()
         base = f"http://127.0.0.1:{server.effective_port}"
-        counter = Counter()
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
-            context.set_default_timeout(15_000)
-            page = context.new_page()
-            page.on("dialog", lambda dialog: dialog.accept())
-            seated = seat_mode(browser, base, counter)  # installs the counter once the seats are taken
-            orchard = Orchard(page, base)
-            orchard.crew_url = orchard.start_crew("Known crew")
-            results = play(orchard, counter)
+            quick = one_phone(browser, base, counter, "quick", quick_rounds)
+            exact = one_phone(browser, base, counter, "exact", exact_rounds)
+            seated = seat_mode(browser, base, counter, seat_rounds)
             browser.close()
         server.close()
-    print("game  round  taps  typing")
-    for game, number, taps, typing in results:
-        print(f"{game:>4}  {number:>5}  {taps:>4}  {typing:>6}")
-    taps = [row[2] for row in results]
-    median = statistics.median(taps)
-    print(f"\n{len(results)} rounds, one phone in quick mode: taps per round median {median:g}, "
-          f"min {min(taps)}, max {max(taps)} (limit: median at most {MEDIAN_LIMIT}); "
-          f"typing during rounds: {sum(row[3] for row in results)}")
-    print("\nSeat mode, four phones, three rounds: taps per phone (Ann, Ben, Cleo, Dan)")
-    for number, taps_per_phone in enumerate(seated, start=1):
-        print(f"  round {number}: {taps_per_phone}")
+
+    failed = False
+    for mode, taps in (("quick", quick), ("exact", exact)):
+        median = statistics.median(taps)
+        failed |= median > LIMITS[mode]
+        print(f"{mode}: {len(taps)} rounds on one phone, taps per round {taps}: "
+              f"median {median:g} ({min(taps)}–{max(taps)}), limit: median ≤ {LIMITS[mode]}")
     worst = max(max(row) for row in seated)
-    print(f"most taps by one phone in one round: {worst} (limit {SEAT_LIMIT})")
-    failed = median > MEDIAN_LIMIT or any(row[3] for row in results) or worst > SEAT_LIMIT
+    failed |= worst > LIMITS["seat"]
+    print(f"seat mode: {len(seated)} rounds, four phones (quick), taps per phone "
+          f"{[row for row in seated]}: most by one phone in a round {worst}, limit ≤ {LIMITS['seat']}")
+    biggest = max(counter.moves, default=(0, "-"))
+    failed |= biggest[0] > JUMP_LIMIT or counter.typing > 0
+    print(f"page moves over {len(counter.moves)} taps on round pages: largest {biggest[0]:.0f} px ({biggest[1]}), "
+          f"over {JUMP_LIMIT} px: {sum(1 for m, _ in counter.moves if m > JUMP_LIMIT)}; typing: {counter.typing}")
+    for moved, control in sorted(counter.moves, reverse=True)[:10]:
+        if moved > JUMP_LIMIT:
+            print(f"  moved {moved:.0f} px: {control}")
     print("FAIL" if failed else "OK")
     return 1 if failed else 0
 

@@ -179,8 +179,9 @@ def test_the_last_seated_phone_gives_its_pile_the_rest(phones):
             phone.page.goto(ann.page.url)
         phone.mode("exact")
         phone.cards(seat, target, pile)
-        phone.page.get_by_role("button", name=f"{NAMES[seat]}’s hand is all in").tap()
+        moved = steady_tap(phone.page, phone.page.get_by_role("button", name=f"{NAMES[seat]}’s hand is all in"))
         expect(phone.page.locator(".hand-panel .ok")).to_contain_text("all in ✓")
+        assert moved <= JUMP_LIMIT, f"“all in” moved {NAMES[seat]}'s page {moved} px"
     rest = dan.page.get_by_role("button", name="All the remaining cards to Dan (36)")
     expect(rest).to_be_visible(timeout=10_000)
     rest.tap()
