@@ -1,4 +1,5 @@
 """Orchard: the score keeper for Apples. `create_app()` builds the Flask app; `python app.py` serves it."""
+import errno
 import os
 import re
 import secrets
@@ -89,6 +90,27 @@ def database_path(environ):
     return environ.get("ORCHARD_DATABASE", str(HERE / "instance" / "orchard.db"))
 
 
+def _read_only(folder):
+    try:
+        return bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
+
+
+def cannot_start(error, database):
+    """The one sentence `python app.py` stops with when the database cannot be opened and checked."""
+    if (isinstance(error, OSError) and error.errno == errno.EROFS) or _read_only(database.parent):
+        return (f"Orchard cannot start: the database {database} is on a read-only file system ({error}); "
+                "Orchard writes beside it (the database, its journal, the backups): mount it read-write or "
+                "point ORCHARD_DATABASE at a folder that can be written.")
+    if isinstance(error, PermissionError) or "readonly database" in str(error):
+        return (f"Orchard cannot start: the database {database} or its folder may not be written by this "
+                f"user ({error}); give it write access, or point ORCHARD_DATABASE elsewhere.")
+    return (f"Orchard cannot start: the database {database} is damaged or unreadable ({error}); "
+            f"the daily copies in {database.parent / 'backups'} are untouched, so move the damaged "
+            "file aside and copy the newest of them in its place.")
+
+
 def create_app(test_config=None):
     """Build the app; test_config overrides the settings (DATABASE, SECRET_KEY, ...)."""
     app = Orchard(__name__, instance_path=str(HERE / "instance"))
@@ -136,8 +158,14 @@ def create_app(test_config=None):
     @app.cli.command("backup")
     @click.argument("path")
     def backup_command(path):
-        """Copy the database to PATH while the app may be serving (SQLite online backup)."""
-        target = backup(app.config["DATABASE"], path)
+        """Copy the database to PATH while the app may be serving (SQLite online backup). PATH may
+        be a new file or an earlier copy; anything else there is left alone (exit status 1)."""
+        try:
+            target = backup(app.config["DATABASE"], path)
+        except BackupError as error:
+            raise click.ClickException(str(error)) from None
+        except OSError as error:
+            raise click.ClickException(f"Nothing was copied: {path} cannot be written ({error.strerror}).") from None
         click.echo(f"Backed up {app.config['DATABASE']} to {target}")
 
     @app.errorhandler(CSRFError)
@@ -205,12 +233,7 @@ if __name__ == "__main__":
     except (PublicUrlError, GuessLimitError) as error:
         raise SystemExit(str(error)) from None
     except (sqlite3.DatabaseError, OSError, BackupError) as error:
-        database = Path(database_path(os.environ))
-        raise SystemExit(
-            f"Orchard cannot start: the database {database} is damaged or unreadable ({error}); "
-            f"the daily copies in {database.parent / 'backups'} are untouched, so move the damaged "
-            "file aside and copy the newest of them in its place."
-        ) from None
+        raise SystemExit(cannot_start(error, Path(database_path(os.environ)))) from None
     address = server_address(settings["host"], settings["port"])
     print(startup_message(address, application.config["PUBLIC_URL"]), flush=True)
     del application  # each worker process builds its own

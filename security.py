@@ -133,10 +133,15 @@ def passphrase_refusal(typed):
     return 403, "That is not this server's passphrase."
 
 
-def new_crew_allowed():
+def new_crew_allowed(count=True):
     """Whether this address may start (or restore) one more crew now (CREW_LIMIT); each call
-    that says yes counts one."""
-    return _allowance("CREW_LIMIT")
+    that says yes counts one, unless `count` is False (a restore looks first and counts with
+    `count_new_crew` once its file is stored: a refused file starts no crew)."""
+    return _allowance("CREW_LIMIT", test_only=not count)
+
+
+def count_new_crew():
+    _allowance("CREW_LIMIT")
 
 
 TOO_MANY_CREWS = "This address has started many crews lately: wait a while before starting another."

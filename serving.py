@@ -91,15 +91,18 @@ def claim_port(host, port):
 
 
 def worker_app():
-    """The app as each worker process builds it (Granian's factory). A worker ends with the first
-    process, even one that was killed outright (Linux: parent-death signal)."""
+    """The app as each worker process builds it (Granian's factory), with the daily backups taken
+    by one of the workers. A worker ends with the first process, even one that was killed outright
+    (Linux: parent-death signal)."""
     from app import create_app
     from body_first import BodyFirst
     from security import body_accepted
+    from store.backup import start_daily_backups
 
     _end_with_parent()
     application = create_app()
     application.config["LAN_URL"] = os.environ.get(LAN_URL_VARIABLE) or None
+    start_daily_backups(application.config["DATABASE"])  # in one worker of however many
     settings = serve_settings(os.environ)
     return BodyFirst(application, settings["threads"], body_accepted(application),
                      grace=settings["channel_timeout"], multiprocess=settings["workers"] > 1)

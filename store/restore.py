@@ -56,8 +56,9 @@ def restore(source):
             except BaseException as error:
                 child.kill()
                 _remove_marked(db, marker)
-                if isinstance(error, sqlite3.IntegrityError):
-                    raise RestoreError(f"The export is incomplete or damaged ({error}).") from None
+                if isinstance(error, sqlite3.IntegrityError):  # a fault no check above names
+                    raise RestoreError("The export holds rows that cannot be stored together: it is damaged "
+                                       "or was changed by hand. Restore the file as the app exported it.") from None
                 if isinstance(error, _ChildFailed):
                     errors.seek(0)
                     raise RuntimeError(f"The restore process failed: {error} {errors.read()[-2000:]!r}") from None

@@ -119,12 +119,16 @@ def _check_game(game, names, where, engine):
     _need(len(seats) == PLAYERS and len({name.casefold() for name in seats}) == PLAYERS,
           f"{where} needs four different players.")
     _need(all(name.casefold() in names for name in seats), f"{where} seats a player the file does not list.")
-    scored, revisions = [], {}
+    scored, revisions, open_rounds = [], {}, set()
     for entry in game["rounds"]:
         _check_round(entry, seats, f"{where}, round {entry['number']}", engine)
         revisions.setdefault(entry["number"], []).append(entry["revision"])
         if entry["status"] == "scored":
             scored.append(entry)
+        elif entry["status"] == "entering":
+            _need(entry["number"] not in open_rounds, f"{where}, round {entry['number']} has two revisions open "
+                  "for entry at once; live entry opens one at a time.")
+            open_rounds.add(entry["number"])
     scored.sort(key=lambda entry: entry["number"])
     _need([entry["number"] for entry in scored] == list(range(1, len(scored) + 1)),
           f"{where}: its saved rounds are not numbered 1, 2, 3 …")

@@ -1,5 +1,6 @@
 """Backups: the command, and the rolling daily copies beside the database."""
 import datetime
+import fcntl
 import os
 import subprocess
 import sys
@@ -8,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from store import connect
-from store.backup import BackupError, rolling_backup
-from support.loopback import REPO
+from store.backup import CHECK_SECONDS, BackupError, backup, keep_backing_up, rolling_backup, start_daily_backups
+from support.loopback import REPO, ServerProcess, free_port
 from support.rounds import BIG_COUNTS, BIG_TARGETS
 
 
@@ -34,6 +35,99 @@ def test_rolling_backup_keeps_one_copy_a_day_for_a_week(app, table):
     rolling_backup(database, today=start + datetime.timedelta(days=9))
     names = sorted(path.name for path in (Path(database).parent / "backups").iterdir())
     assert names == [f"orchard-2026-11-{day:02d}.db" for day in range(4, 11)]
+
+
+class Hours:
+    """The backup schedule's clock and stop event in one: each wait is that many seconds passing
+    (no real waiting), and the schedule is stopped after `looks` waits. `at` runs a step once
+    the clock has passed a time."""
+
+    def __init__(self, start, looks, at=()):
+        self.now = datetime.datetime.combine(start, datetime.time(9, 30))
+        self.looks, self.waits, self.at = looks, [], sorted(at)
+
+    def today(self):
+        return self.now.date()
+
+    def wait(self, seconds):
+        self.waits.append(seconds)
+        self.now += datetime.timedelta(seconds=seconds)
+        while self.at and self.at[0][0] <= self.now:
+            self.at.pop(0)[1]()
+        return len(self.waits) > self.looks
+
+
+def test_a_running_server_takes_a_copy_each_day_and_keeps_the_newest_seven(app, client, table):
+    table.start_game()
+    database = app.config["DATABASE"]
+    start = datetime.date(2026, 11, 1)
+    late = datetime.datetime(2026, 11, 9, 20, 0)  # a crew started on the evening of the 9th
+    clock = Hours(start, looks=10 * 24, at=[(late, lambda: client.post("/crews", data={"name": "Late crew"}))])
+    keep_backing_up(database, clock, today=clock.today)
+    assert set(clock.waits) == {CHECK_SECONDS}  # it looked every hour, for ten days
+    folder = Path(database).parent / "backups"
+    assert sorted(path.name for path in folder.iterdir()) == [f"orchard-2026-11-{day:02d}.db" for day in range(5, 12)]
+
+    def crews(day):
+        return [row["name"] for row in connect(folder / f"orchard-2026-11-{day:02d}.db").query(
+            "SELECT name FROM crews ORDER BY id")]
+
+    # Each day's copy was taken in its first hour: the 9th's before the late crew, the 10th's after.
+    assert crews(9) == ["Thursday crew"]
+    assert crews(10) == crews(11) == ["Thursday crew", "Late crew"]
+
+
+def test_a_copy_that_fails_is_tried_again_at_the_next_look(app, table, monkeypatch, caplog):
+    import store.backup
+
+    table.start_game()
+    database = app.config["DATABASE"]
+    real, calls = store.backup.rolling_backup, []
+
+    def once_a_full_disk(source, today=None):
+        calls.append(today)
+        if len(calls) == 1:
+            raise OSError(28, "No space left on device")
+        return real(source, today=today)
+
+    monkeypatch.setattr(store.backup, "rolling_backup", once_a_full_disk)
+    clock = Hours(datetime.date(2026, 11, 1), looks=2)
+    keep_backing_up(database, clock, today=clock.today)
+    assert len(calls) == 2
+    assert (Path(database).parent / "backups" / "orchard-2026-11-01.db").exists()
+    assert "Today's backup of" in caplog.text and "No space left on device" in caplog.text
+
+
+def test_the_served_app_keeps_the_daily_schedule(tmp_path):
+    server = ServerProcess(tmp_path / "orchard.db").start()
+    try:
+        # The worker serving the app holds the schedule's lock: no second process takes it.
+        with open(tmp_path / "orchard.db-backup.lock", "rb") as lock:
+            with pytest.raises(BlockingIOError):
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        assert start_daily_backups(str(tmp_path / "orchard.db")) is None
+        assert (tmp_path / "backups" / f"orchard-{datetime.date.today().isoformat()}.db").exists()
+    finally:
+        server.stop()
+
+
+def test_the_backup_command_will_not_overwrite_a_file_that_is_not_a_database(app, table, tmp_path):
+    table.start_game()
+    notes = tmp_path / "notes.txt"
+    notes.write_text("Thursday: bring the good cards.\n")
+    result = app.test_cli_runner().invoke(args=["backup", str(notes)])
+    assert result.exit_code == 1
+    assert result.output.strip() == (f"Error: {notes} exists and is not an SQLite database, so it was left as "
+                                     "it is: name a new file or an earlier backup.")
+    assert notes.read_text() == "Thursday: bring the good cards.\n"
+    folder = app.test_cli_runner().invoke(args=["backup", str(tmp_path)])
+    assert (folder.exit_code, len(folder.output.strip().splitlines())) == (1, 1)
+    assert "is a folder" in folder.output
+    # An earlier copy is an SQLite file: it is replaced.
+    copy = tmp_path / "copy.db"
+    for _ in range(2):
+        assert app.test_cli_runner().invoke(args=["backup", str(copy)]).exit_code == 0
+    assert list(connect(copy).query("PRAGMA integrity_check")) == [{"integrity_check": "ok"}]
 
 
 def _good_backups(app, table, days=2):
@@ -116,3 +210,25 @@ def test_a_save_that_cannot_get_the_write_lock_gets_a_clear_503_page(app, client
         holder.close()
     assert response.status_code == 503
     assert "too busy to save this change" in response.get_data(as_text=True)
+
+
+def test_a_read_only_file_system_at_start_is_said_as_such(app, table, tmp_path):
+    """The database's folder on a file system mounted read-only (in a mount namespace of its own:
+    `unshare` maps this user to root there, so the test needs no privilege)."""
+    table.start_crew()
+    store_copy = tmp_path / "copy"
+    backup(app.config["DATABASE"], store_copy / "orchard.db")
+    (store_copy / "secret_key").write_text("k")
+    folder = tmp_path / "read-only"
+    folder.mkdir()
+    script = ('mount -t tmpfs tmpfs "$RO" && cp "$SRC"/* "$RO"/ && mount -o remount,ro "$RO" && '
+              f'exec "{sys.executable}" app.py')
+    env = {**os.environ, "RO": str(folder), "SRC": str(store_copy), "ORCHARD_DATABASE": str(folder / "orchard.db"),
+           "PORT": str(free_port()), "HOST": "127.0.0.1"}
+    started = subprocess.run(["unshare", "-rm", "sh", "-c", script], cwd=REPO, env=env, capture_output=True,
+                             text=True, timeout=60)
+    assert started.returncode == 1, started.stderr
+    said = (started.stdout + started.stderr).strip()
+    assert said.startswith(f"Orchard cannot start: the database {folder / 'orchard.db'} is on a read-only file "
+                           "system"), said
+    assert "damaged" not in said and "Traceback" not in said and len(said.splitlines()) == 1

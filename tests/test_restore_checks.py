@@ -7,10 +7,18 @@ from support.exports import export_of, restore
 from support.html_text import element_text
 
 
+def _two_open_revisions(data):
+    """Round 1 of game 1 being corrected twice at once: two revisions open for entry."""
+    rounds = data["games"][0]["rounds"]
+    latest = max(entry["revision"] for entry in rounds if entry["number"] == 1)
+    rounds.extend(dict(rounds[0], revision=latest + step, status="entering") for step in (1, 2))
+
+
 @pytest.mark.parametrize(
     ("damage", "message"),
     [
         (lambda d: d.update(format="something else"), "This is not an Orchard crew export"),
+        (_two_open_revisions, "Game 1, round 1 has two revisions open for entry at once; live entry opens one at a time."),
         (lambda d: d.update(version=99), "this server reads version 1"),
         (lambda d: d["crew"].pop("name"), "The crew has no proper name (1 to 40 characters)."),
         (lambda d: d["crew"].update(created=None), "The crew has no proper created (a date and time with its UTC offset, in the years 1970 to 9998)."),
@@ -79,3 +87,22 @@ def test_a_file_that_is_not_an_export_is_refused(client, body, message):
     response = restore(client, body)
     assert response.status_code == 422
     assert element_text(response, "#error-file") == message
+
+
+def test_a_fault_no_check_names_is_a_sentence_not_sqlites_words(known, monkeypatch):
+    import sqlite3
+
+    import store.restore
+
+    def clash(db, span):
+        raise sqlite3.IntegrityError("UNIQUE constraint failed: rounds.game_id, rounds.number")
+
+    app, client, crew_url = known
+    data = export_of(client, crew_url)
+    monkeypatch.setattr(store.restore, "_insert_games", clash)
+    response = restore(client, data)
+    assert response.status_code == 422
+    assert element_text(response, "#error-file") == (
+        "Nothing was restored. The export holds rows that cannot be stored together: it is damaged or was "
+        "changed by hand. Restore the file as the app exported it.")
+    assert next(connect(app.config["DATABASE"]).query("SELECT count(*) AS n FROM crews"))["n"] == 1

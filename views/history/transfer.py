@@ -77,7 +77,7 @@ def restore_create():
         status, message = refusal
         form.passphrase.errors = [message]
         return render("history/restore.html", "restore_form", status=status, form=form, crew=None)
-    if valid and not security.new_crew_allowed():
+    if valid and not security.new_crew_allowed(count=False):
         form.file.errors.append(security.TOO_MANY_CREWS)
         return render("history/restore.html", "restore_form", status=429, form=form, crew=None)
     if valid:
@@ -88,6 +88,7 @@ def restore_create():
         except crew_restore.RestoreError as error:
             form.file.errors.append(f"Nothing was restored. {error}")
         else:
+            security.count_new_crew()
             games = crew["games"]
             flash(f"{crew['name']} is restored with {games} game{'' if games == 1 else 's'}, "
                   "at a new link of its own. Bookmark it or show the QR code on the crew page.")
