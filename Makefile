@@ -1,5 +1,5 @@
 # `make run` serves the app; `make test` runs the whole suite; `make check` runs the fast tier
-# (all but the browser, fuzz and crash tests) and prints its time. All set up .venv first.
+# (all but the browser, engine, fuzz and crash tests) and prints its time. All set up .venv first.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -7,7 +7,7 @@ INSTALLED := $(VENV)/.installed
 INSTALLED_TEST := $(VENV)/.installed-test
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test check chromium clean
+.PHONY: run test check browsers clean
 
 # `make run` installs only what the app needs; `make test` adds the test stack on top.
 $(INSTALLED): requirements.txt
@@ -20,23 +20,26 @@ $(INSTALLED_TEST): $(INSTALLED) requirements-test.txt
 	$(BIN)/python -m pip install --quiet -r requirements-test.txt
 	touch $(INSTALLED_TEST)
 
-# The browser tests drive Debian's chromium: Playwright's own download cannot work here.
-chromium:
-	@command -v chromium >/dev/null 2>&1 || { \
+# The browser tests drive Debian's browsers (Playwright's own download cannot work here): chromium
+# for the whole browser suite, and for the smoke set in more engines (tests/engines) WebKitGTK's
+# WebKitWebDriver under Xvfb and Firefox ESR. Whatever is missing comes in one apt-get run.
+BROWSER_PACKAGES := chromium fonts-dejavu-core webkit2gtk-driver xvfb firefox-esr
+browsers:
+	@{ command -v chromium && command -v WebKitWebDriver && command -v Xvfb && command -v firefox-esr; } >/dev/null 2>&1 || { \
 		$(SUDO) apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium fonts-dejavu-core; }
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(BROWSER_PACKAGES); }
 
 run: $(INSTALLED)
 	$(BIN)/python app.py
 
-test: $(INSTALLED_TEST) chromium
+test: $(INSTALLED_TEST) browsers
 	$(BIN)/python -m pytest
 
 # Meant to finish in under a minute (one test process per core, pytest-xdist): run it before every
 # commit, and `make test` before a push.
 check: $(INSTALLED_TEST)
 	@start=$$(date +%s); \
-	$(BIN)/python -m pytest -q -n auto -m "not browser and not fuzz and not crash"; status=$$?; \
+	$(BIN)/python -m pytest -q -n auto -m "not browser and not fuzz and not crash and not engines"; status=$$?; \
 	echo "make check: $$(( $$(date +%s) - start )) s"; exit $$status
 
 clean:

