@@ -93,6 +93,8 @@ def _enter_round(client, game_url, targets, counts, save=True):
     url = _post_ok(client, game_url + "/rounds").headers["Location"]
     _post_ok(client, url + "/bid", {"bidder": "0", "number": "1", "suit": "D"})
     for seat, target in enumerate(targets):
+        # A seat starts in the mode it used last round: these rounds are entered by rank.
+        _post_ok(client, url + f"/hands/{seat}/mode", {"mode": "quick"})
         _post_ok(client, url + f"/hands/{seat}/target", {"target": target})
     for seat, pile in enumerate(counts):
         for rank, n in pile.items():
