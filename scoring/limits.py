@@ -6,3 +6,5 @@ NOTE_MAX = 200  # a note on a game or a night
 # Every time the app stores is "now" in UTC; a restored file may carry times in these years only
 # (before 1970 or in 9999 a time cannot always be shown in the server's own time zone).
 YEARS = range(1970, 9999)
+# A round page lists its newest changes, this many at most, after a line that counts the others.
+HISTORY_LINES = 20

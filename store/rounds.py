@@ -6,6 +6,7 @@ from scoring import PLAYERS, check_entry, entered_hand, format_points, parse_car
 
 from . import get_db, now
 from .games import bump
+from .round_log import history, log, log_again  # noqa: F401  (callers reach them as rounds.*)
 
 OPEN = "entering"
 SCORED = "scored"
@@ -181,25 +182,6 @@ def undone_after(game_id, saved_count):
     return saved_count + 1 if rows and rows[0]["status"] == "deleted" else None
 
 
-def history(game_id, number):
-    """Every logged change to a round number, oldest first."""
-    return list(
-        get_db().query(
-            "SELECT round_changes.*, rounds.revision FROM round_changes"
-            " JOIN rounds ON rounds.id = round_changes.round_id"
-            " WHERE rounds.game_id = ? AND rounds.number = ? ORDER BY round_changes.id",
-            [game_id, number],
-        )
-    )
-
-
-def log(db, round_id, action, detail="", by=None):
-    db.execute(
-        "INSERT INTO round_changes (round_id, at, action, detail, by) VALUES (?, ?, ?, ?, ?)",
-        [round_id, now(), action, detail, by],
-    )
-
-
 def _next_revision(db, game_id, number):
     rows = list(
         db.query(
@@ -298,7 +280,7 @@ def record_redeal(db, round_id, dealer, by=None):
         " bid_suit = NULL WHERE id = ?",
         [dealer, round_id],
     )
-    log(db, round_id, "redeal", "everyone passed", by)
+    log_again(db, round_id, "redeal", "everyone passed", by)
     touch(db, round_id)
 
 
@@ -361,6 +343,17 @@ def mark_saved(db, entered, scores, bonuses, by=None):
         log(db, entered["id"], "corrected", f"{before} → {after}", by)
     else:
         log(db, entered["id"], "saved", after, by)
+
+
+def drop_correction(db, correction, saved, by=None):
+    """A correction dropped before it was saved is deleted whole (it never counted; it is the
+    round's newest revision, so the revisions stay numbered 1, 2, 3 …). The saved revision says it
+    happened, on one line however often ("correction discarded · 5 times")."""
+    for table in ("hands", "round_changes", "signoffs"):
+        db.execute(f"DELETE FROM {table} WHERE round_id = ?", [correction])
+    game_id = db.execute("DELETE FROM rounds WHERE id = ? RETURNING game_id", [correction]).fetchone()[0]
+    log_again(db, saved, "correction discarded", by=by)
+    bump(db, game_id)  # phones showing the correction fetch the saved round again
 
 
 def set_status(db, round_id, status, action, by=None):

@@ -339,8 +339,7 @@ def discard_correction(game, viewer, number):
     with write() as db:
         statuses = round_store.revisions_by_status(db, game["id"], number)
         if "scored" in statuses and "entering" in statuses:
-            round_store.set_status(db, statuses["entering"], "discarded", "correction discarded",
-                                   viewer.label(game["names"]))
+            round_store.drop_correction(db, statuses["entering"], statuses["scored"], viewer.label(game["names"]))
 
 
 def undo(game, viewer, number):

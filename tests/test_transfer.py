@@ -118,6 +118,21 @@ def test_export_restore_export_is_identical(known):
     assert numbers(old) == numbers(new) and len(numbers(old)) == 8
 
 
+def test_an_older_export_with_a_discarded_correction_still_restores_whole(known):
+    """Before discarded corrections were deleted they were kept as a revision of their own."""
+    app, client, crew_url = known
+    history_with_everything(client, crew_url)
+    data = export_of(client, crew_url)
+    game_7 = next(game for game in data["games"] if game["number"] == 7)
+    kept = json.loads(json.dumps(game_7["rounds"][1]))
+    kept.update(revision=3, status="discarded", changes=[])
+    game_7["rounds"].insert(2, kept)
+    response = restore(client, data)
+    assert response.status_code == 303
+    again = export_of(client, response.headers["Location"].removesuffix("history"))
+    assert again == data
+
+
 def test_the_export_holds_every_revision_and_no_link(known):
     app, client, crew_url = known
     history_with_everything(client, crew_url)
@@ -125,12 +140,14 @@ def test_the_export_holds_every_revision_and_no_link(known):
     token = crew_url.strip("/").split("/")[-1]
     assert token not in json.dumps(data)
     game_7 = next(game for game in data["games"] if game["number"] == 7)
+    # The discarded correction is gone whole (it never counted); the saved revision says it was.
     assert [(r["number"], r["revision"], r["status"]) for r in game_7["rounds"]] == [
-        (1, 1, "replaced"), (1, 2, "scored"), (1, 3, "discarded"), (2, 1, "deleted")]
+        (1, 1, "replaced"), (1, 2, "scored"), (2, 1, "deleted")]
     assert game_7["note"] == "Eve’s first time"
     assert data["games"][0]["night_note"] == "at Dana’s"
     assert data["games"][-1]["rematch_of"] == 5
-    assert [change["action"] for change in game_7["rounds"][1]["changes"]] == ["correction started", "corrected"]
+    assert [change["action"] for change in game_7["rounds"][1]["changes"]] == [
+        "correction started", "corrected", "correction discarded"]
     assert game_7["rounds"][1]["hands"][1] == {
         "seat": 1, "mode": "quick", "target": "AH", "won": [], "counts": {"A": 1}, "score": 15, "target_bonus": 0,
         "entered_by": game_7["rounds"][1]["hands"][1]["entered_by"], "done": None}
