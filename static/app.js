@@ -145,6 +145,29 @@
     if (hands && hands.getBoundingClientRect().top < 0) hands.scrollIntoView({ block: "start" });
   });
 
+  // A poll that redraws a region above the screen (another phone saved the bid, and this phone's
+  // bid step folds) must not move what the player is looking at: the page scrolls by as much as
+  // the region grew or shrank. (The browser's own scroll anchoring is off on the round page.)
+  var above = new Map();
+  var polled = false;  // the answer being swapped is the poll's
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    polled = !!(event.detail.elt && event.detail.elt.id === "poll");
+  });
+  document.addEventListener("htmx:afterRequest", function () { polled = false; });
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    if (!polled) return;
+    var rect = event.detail.target.getBoundingClientRect();
+    if (rect.top < 0) above.set(event.detail.target.id, rect.height);
+  });
+  document.addEventListener("htmx:oobAfterSwap", function (event) {
+    var id = event.detail.target && event.detail.target.id;
+    if (!above.has(id)) return;
+    var before = above.get(id);
+    above.delete(id);
+    var now = document.getElementById(id);
+    if (now) window.scrollBy(0, now.getBoundingClientRect().height - before);
+  });
+
   setInterval(function () {
     if (waiting()) retry();
   }, RETRY_MS);

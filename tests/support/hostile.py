@@ -245,7 +245,7 @@ def attack(world, method, path, **kwargs):
     for secret in world.secrets():
         assert secret not in everything, f"{secret!r} leaked from the victim's crew by {where}"
     for raw in XSS_RAW:
-        assert raw not in body, f"unescaped {raw!r} in the answer to {where}"
+        assert raw not in body, f"unescaped {raw!r} in the answer to {where}: {body[max(0, body.find(raw) - 300):body.find(raw) + 60]!r}"
     return response
 
 
