@@ -22,8 +22,17 @@ from pathlib import Path
 #     each. Connections beyond it wait in the kernel's queue; they are not refused.
 #   ORCHARD_CHANNEL_TIMEOUT: seconds a connection may take to send a request's headers, and
 #     again to send its body (plus a second per 64 KB the body declares), else 408.
+def cores():
+    """The processor cores this process may run on (a container or `taskset` may allow fewer than
+    the machine has)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
 SERVE_DEFAULTS = {
-    "ORCHARD_WORKERS": 1,
+    "ORCHARD_WORKERS": cores(),  # one process per core: every core serves tables
     "ORCHARD_THREADS": 2,
     "ORCHARD_CONNECTION_LIMIT": 2000,
     "ORCHARD_CHANNEL_TIMEOUT": 20,

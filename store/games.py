@@ -107,22 +107,26 @@ def game_version(game_id, db=None):
     return rows[0]["version"] if rows else None
 
 
-def live_state(token_hash, game_id, device):
-    """(version, seen) of a game behind a crew link, in one indexed read: the game's version and
-    when this phone's seat claim was last seen (None without one); None when the link has no
-    such game. Read from the file, so every worker process answers alike."""
+def live_state(token_hash, game_id, device, board=False):
+    """(version, seen) of a game behind a crew link, in one indexed read: the game's version (with
+    `board`, the scoreboard's) and when this phone's seat claim was last seen (None without one);
+    None when the link has no such game. Read from the file, so every worker process answers alike."""
+    column = "games.board_version" if board else "games.version"
     return get_db().conn.execute(
-        "SELECT games.version, (SELECT seen FROM seat_claims WHERE seat_claims.game_id = games.id"
+        f"SELECT {column}, (SELECT seen FROM seat_claims WHERE seat_claims.game_id = games.id"
         " AND seat_claims.device = ?) FROM crews JOIN games ON games.crew_id = crews.id"
         " WHERE crews.token_hash = ? AND games.id = ?",
         [device, token_hash, game_id],
     ).fetchone()
 
 
-def bump(db, game_id):
+def bump(db, game_id, board=True):
     """Mark the game changed, so every phone following it fetches the new state; returns its new
-    version."""
-    return db.execute("UPDATE games SET version = version + 1 WHERE id = ? RETURNING version", [game_id]).fetchall()[0][0]
+    version. A change the scoreboard does not show (a tap on the round being entered: `board`
+    False) leaves the scoreboard's version as it is."""
+    also = ", board_version = board_version + 1" if board else ""
+    return db.execute(f"UPDATE games SET version = version + 1{also} WHERE id = ? RETURNING version",
+                      [game_id]).fetchall()[0][0]
 
 
 # --- Abandon and resume ----------------------------------------------------------------------

@@ -462,3 +462,11 @@ def m0009_results_in_python(db):
     finally:
         db.execute("PRAGMA foreign_keys = ON")
     db.execute("VACUUM")  # the pages of the tables built again go back to the file system
+
+
+@migrations()
+def m0010_board_version(db):
+    """The scoreboard's own version: it moves when something the scoreboard shows changes (a round
+    started, saved, corrected, undone or signed off, a seat, the game's status), not with every tap
+    on the round being entered, so phones watching the scoreboard get a 204 while a round is tapped in."""
+    db["games"].add_column("board_version", int, not_null_default=0)

@@ -254,15 +254,16 @@ def lock_open(db, round_id, version=None):
     return found
 
 
-def touch(db, round_id):
-    """Mark the round, and so its game, changed: phones following the game fetch it again.
-    Returns (the round's new version, the game's new version). (Its status is set apart: with
-    `status` in its SET, an UPDATE of a round rewrites the indexes on saved and open rounds.)"""
+def touch(db, round_id, board=True):
+    """Mark the round, and so its game, changed: phones following the game fetch it again (the
+    scoreboard's phones only when `board`: what the scoreboard shows changed). Returns (the
+    round's new version, the game's new version). (Its status is set apart: with `status` in its
+    SET, an UPDATE of a round rewrites the indexes on saved and open rounds.)"""
     game_id, version = db.execute(
         "UPDATE rounds SET version = version + 1, updated = ? WHERE id = ? RETURNING game_id, version",
         [now(), round_id],
     ).fetchall()[0]
-    return version, bump(db, game_id)
+    return version, bump(db, game_id, board)
 
 
 def set_bid(db, round_id, seat, number, suit):
@@ -270,7 +271,7 @@ def set_bid(db, round_id, seat, number, suit):
         "UPDATE rounds SET bid_seat = ?, bid_number = ?, bid_suit = ? WHERE id = ?",
         [seat, number, suit, round_id],
     )
-    touch(db, round_id)
+    touch(db, round_id, board=False)
 
 
 def record_redeal(db, round_id, dealer, by=None):
@@ -306,7 +307,7 @@ def set_hand(db, round_id, seat, *, mode=..., target=..., won=..., counts=..., e
             " RETURNING version",
             [*fields.values(), round_id, seat],
         ).fetchall()[0][0]
-        return (hand_version, *touch(db, round_id))
+        return (hand_version, *touch(db, round_id, board=False))
     return None
 
 
@@ -316,7 +317,7 @@ def mark_done(db, round_id, seat, done):
         "UPDATE hands SET done = ? WHERE round_id = ? AND seat = ?",
         [now() if done else None, round_id, seat],
     )
-    touch(db, round_id)
+    touch(db, round_id, board=False)
 
 
 def mark_saved(db, entered, scores, bonuses, by=None):

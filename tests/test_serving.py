@@ -17,7 +17,7 @@ from support.loopback import Phone, ServerProcess
 def test_serve_settings_have_safe_defaults_and_read_the_environment():
     defaults = serve_settings({})
     assert (defaults["host"], defaults["port"], defaults["workers"], defaults["connection_limit"]) == (
-        "0.0.0.0", 5000, 1, 2000)
+        "0.0.0.0", 5000, len(os.sched_getaffinity(0)), 2000)  # a process per core it may use
     tuned = serve_settings({"PORT": "8080", "ORCHARD_CONNECTION_LIMIT": "900", "ORCHARD_THREADS": "4",
                             "ORCHARD_WORKERS": "2", "ORCHARD_CHANNEL_TIMEOUT": "30"})
     assert (tuned["port"], tuned["connection_limit"], tuned["threads"], tuned["channel_timeout"]) == (8080, 900, 4, 30)

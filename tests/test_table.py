@@ -47,6 +47,27 @@ def test_a_poll_after_a_change_brings_the_new_scoreboard(app, client, table):
     assert shown_version(fragment) > version
 
 
+def test_the_scoreboard_poll_stays_204_while_a_round_is_tapped_in_and_changes_when_it_is_saved(app, client, table):
+    """Phones watching the scoreboard are re-sent it only when something it shows changes: the
+    taps of the round being entered (bid, targets, counts, "all in") change nothing on it."""
+    table.start_game()
+    watcher = app.test_client()
+    poll = poll_url(text(watcher.get(table.game_url)))
+    url = table.start_round()
+    started = watcher.get(poll, headers={"HX-Request": "true"})
+    assert started.status_code == 200 and "Continue round 1" in text(started)
+    poll = poll_url(text(started))
+    client.post(url + "/bid", data={"bidder": "1", "number": "2", "suit": "S"})
+    for seat, target in enumerate(BIG_TARGETS):
+        client.post(url + f"/hands/{seat}/target", data={"target": target})
+    client.post(url + "/hands/0/counts/K", data={"count": 2})
+    assert watcher.get(poll).status_code == 204
+    table.save_quick_round(BIG_TARGETS, BIG_COUNTS)
+    saved = watcher.get(poll, headers={"HX-Request": "true"})
+    assert saved.status_code == 200
+    assert texts(text(saved), ".total") == ["160", "80", "80", "80"]
+
+
 def test_a_round_page_poll_is_204_until_another_phone_taps(app, client, table):
     table.start_game()
     url = table.start_round()

@@ -78,7 +78,7 @@ def game_show(token, game_id):
 @bp.get("/<int:game_id>/live")
 def game_live(token, game_id):
     """The scoreboard again, only when the game changed since the version the phone shows."""
-    if poll_unchanged(token, game_id):
+    if poll_unchanged(token, game_id, board=True):
         return make_response("", 204)
     crew, game = load_game(token, game_id)
     me = request.args.get("me")

@@ -22,12 +22,12 @@ def viewer_for(game):
     return phones.viewer_for(game, device_id())
 
 
-def poll_unchanged(token, game_id):
+def poll_unchanged(token, game_id, board=False):
     """A live poll's first question, in one indexed read and before any form, template or full
     load: is the game still at the version (`v`) the polling page shows? Notes the phone as
     still at the table on the way; a link without this game is a plain 404 (a guess)."""
     device = session.get("device")
-    state = game_store.live_state(crew_store.token_hash(token), game_id, device)
+    state = game_store.live_state(crew_store.token_hash(token), game_id, device, board)
     if state is None:
         abort(404)
     version, seen = state
