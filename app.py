@@ -21,6 +21,7 @@ from sessions import CheckedCookieSessions
 from share_links import PublicUrlError, public_url_setting, server_address, startup_message
 from scoring import MAX_BID, PLAYERS, RANKS, format_points, parse_cards
 from store.backup import BackupError, backup, rolling_backup
+from version import __version__  # noqa: F401 (app.__version__, the CHANGELOG's newest entry)
 from views import crews, games, history, rounds, static_files, tools
 from views.render import render_error
 
