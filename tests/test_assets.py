@@ -1,10 +1,19 @@
 """Static files: versioned URLs cached for a year, htmx from its package, gzip for text."""
 import gzip
+import hashlib
 import re
 from importlib import resources
 from pathlib import Path
 
 from support.html_text import attribute, select
+
+# The SHA-256 of dist/htmx.min.js in the htmx.org 2.0.10 release (npm htmx.org@2.0.10), which
+# django-htmx 1.29.0 ships byte for byte as htmx-2.min.js. A new htmx changes it, and this test says so.
+HTMX_2_0_10_SHA256 = "71ea67185bfa8c98c39d31717c6fce5d852370fcdfd129db4543774d3145c0de"
+
+
+def htmx_address(client):
+    return next(src for src in (s.get("src") for s in select(client.get("/"), "script[src]")) if "htmx" in src)
 
 
 def test_static_urls_carry_the_file_version_and_cache_for_a_year(client):
@@ -17,9 +26,9 @@ def test_static_urls_carry_the_file_version_and_cache_for_a_year(client):
 
 
 def test_htmx_comes_from_the_installed_package(client):
-    url = next(src for src in (s.get("src") for s in select(client.get("/"), "script[src]")) if "htmx" in src)
+    url = htmx_address(client)
     assert re.fullmatch(r"/vendor/htmx-[0-9.]+\.min\.js", url)
-    shipped = (resources.files("js_lib_htmx") / "static" / "htmx" / "htmx.min.js").read_bytes()
+    shipped = (resources.files("django_htmx") / "static" / "django_htmx" / "htmx-2.min.js").read_bytes()
     plain = client.get(url, headers={"Accept-Encoding": "identity"})
     assert plain.data == shipped
     assert "Content-Encoding" not in plain.headers
@@ -28,6 +37,16 @@ def test_htmx_comes_from_the_installed_package(client):
     assert gzip.decompress(packed.data) == shipped
     assert len(packed.data) < len(shipped) / 2
     assert client.get("/vendor/htmx-0.0.1.min.js").status_code == 404
+
+
+def test_the_phone_gets_the_htmx_2_0_10_release_byte_for_byte(client):
+    """The file served is the release's own, and its address names the version written inside it."""
+    url = htmx_address(client)
+    assert url == "/vendor/htmx-2.0.10.min.js"
+    served = client.get(url, headers={"Accept-Encoding": "identity"}).data
+    assert hashlib.sha256(served).hexdigest() == HTMX_2_0_10_SHA256
+    assert b'version:"2.0.10"' in served
+    assert client.get("/vendor/htmx-2.0.3.min.js").status_code == 404  # the old address is gone
 
 
 def test_pages_are_gzipped_when_the_phone_accepts_it(client):

@@ -4,9 +4,10 @@ a health probe, /healthz."""
 import gzip
 import hashlib
 import json
+import re
 import sqlite3
 from functools import lru_cache
-from importlib import metadata, resources
+from importlib import resources
 from pathlib import Path
 
 from flask import Blueprint, abort, current_app, make_response, render_template, url_for
@@ -16,8 +17,10 @@ from assets import ONE_YEAR, accepts_gzip
 
 bp = Blueprint("static_files", __name__)
 
-HTMX_VERSION = metadata.version("django-js-lib-htmx")
-_HTMX_DIR = resources.files("js_lib_htmx") / "static" / "htmx"
+# django-htmx (requirements.txt) ships the htmx.org 2.0.x release file as htmx-2.min.js. Its own
+# version is not htmx's, so the address carries the version written inside the file.
+_HTMX_FILE = resources.files("django_htmx") / "static" / "django_htmx" / "htmx-2.min.js"
+HTMX_VERSION = re.search(rb'version:"([0-9][0-9.]*)"', _HTMX_FILE.read_bytes())[1].decode()
 
 
 @bp.get("/vendor/htmx-<version>.min.js")
@@ -38,7 +41,7 @@ def htmx_js(version):
 
 @lru_cache(maxsize=1)
 def _htmx_bytes():
-    return (_HTMX_DIR / "htmx.min.js").read_bytes()
+    return _HTMX_FILE.read_bytes()
 
 
 @lru_cache(maxsize=1)
