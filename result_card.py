@@ -12,7 +12,10 @@ CHART = (600, 150, 1152, 560)  # left, top, right, bottom of the chart's plot ar
 PAPER, INK, FAINT, GRID, ACCENT = "#fbf8f1", "#1d2a1f", "#5c6b5e", "#d9d4c7", "#2f7d32"
 SERIES = ("#2f7d32", "#b3261e", "#1f5fa8", "#8a5a00")  # the four players' lines
 NAME_CHARS = 16
-FONT_FOLDERS = ("/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/dejavu", "/usr/share/fonts/TTF")
+# DejaVu Sans 2.37, shipped in static/fonts with its licence: the card draws the same on any
+# machine, ★ and − included (a system without the font had them as empty boxes).
+FONT_FOLDER = Path(__file__).resolve().parent / "static" / "fonts"
+FONT_FILES = {False: FONT_FOLDER / "DejaVuSans.ttf", True: FONT_FOLDER / "DejaVuSans-Bold.ttf"}
 
 
 @dataclass(frozen=True)
@@ -30,12 +33,7 @@ class CardGame:
 
 
 def _font(size, bold=False):
-    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
-    for folder in FONT_FOLDERS:
-        path = Path(folder) / name
-        if path.exists():
-            return ImageFont.truetype(str(path), size)
-    return ImageFont.load_default(size)  # Pillow's own font, should the system have none
+    return ImageFont.truetype(str(FONT_FILES[bold]), size)
 
 
 def _short(name):

@@ -1,7 +1,8 @@
 """The result card: a PNG of a finished game's result, made on the server, without the crew link."""
 import io
+from pathlib import Path
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
 import result_card
 from support.html_text import element_text, links, select
@@ -54,3 +55,27 @@ def test_share_result_is_offered_on_the_record_and_the_winner_screen(known):
     assert "Share result" in winner and "result-card.js" in winner
     # No card where there is no result yet.
     assert "Share result" not in client.get(crew_url + "history/games/7").get_data(as_text=True)
+
+
+ROOT = Path(__file__).resolve().parents[1]
+NO_GLYPH = "\U000EFFFF"  # a code point no font draws: what a missing glyph looks like (the empty box)
+
+
+def _drawn(font, text):
+    image = Image.new("L", (120, 120), 0)
+    ImageDraw.Draw(image).text((20, 20), text, font=font, fill=255)
+    return image.tobytes()
+
+
+def test_the_card_draws_its_star_and_minus_with_the_font_the_project_ships():
+    """The winner's ★, a negative total's −, a long name's … and the footer's · are drawn as those
+    signs, not as the empty box of a missing glyph, whatever fonts the system has."""
+    for bold in (False, True):
+        font = result_card._font(30, bold=bold)
+        assert Path(font.path).parent == ROOT / "static" / "fonts"
+        assert (ROOT / "static" / "fonts" / "LICENSE").is_file()
+        box = _drawn(font, NO_GLYPH)
+        for sign in "★−…·":
+            picture = _drawn(font, sign)
+            inked, boxed = any(picture), picture == box
+            assert inked and not boxed, f"{sign!r} is drawn as {'the missing-glyph box' if boxed else 'nothing'}"
