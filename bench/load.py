@@ -6,7 +6,7 @@ each table count asked for, on a fresh server:
 
   * every ENTERING table has 4 phones polling the round's `/live?v=N` every POLL seconds and one
     of them entering rounds at one tap a second (bid, four targets, rank counts, then the save);
-    the tables start spread over the first second, so they tap out of step (`--in-step`: all at
+    the tables start spread over one round's length, so they tap and save out of step (`--in-step`: all at
     once, as this benchmark ran before 2026-12-02: every table's tap in the same few milliseconds);
     with `--watch scoreboard` (the default) the 4 phones poll the scoreboard instead, as a table with
     one scorekeeper does (the others watch the totals); `--watch round`: the round page's poll;
@@ -279,6 +279,11 @@ def nearest_rank(values, share):
     return ordered[max(math.ceil(share * len(ordered)) - 1, 0)] if ordered else float("nan")
 
 
+def round_seconds(tap_every):
+    """How long the enterer takes over a round: the bid, four targets, the counts and the save."""
+    return (1 + len(TARGETS) + len(plan_taps(1)) + 1) * tap_every
+
+
 async def drive(tables, static, port, hello_port, args, record, pids):
     stop = asyncio.Event()
     tasks = []
@@ -289,7 +294,11 @@ async def drive(tables, static, port, hello_port, args, record, pids):
             tasks.append(poller(record, stop, port, table["cookie"], table["poll"], table["version"],
                                 args.poll, offset))
         if table["entering"]:
-            offset = 0.0 if args.in_step else number * args.tap_every / entering
+            # Out of step, the tables' starts are spread over one round's taps: every table taps
+            # once a second all the same, but the tables are not all saving (and starting the next
+            # round, and every watcher fetching the new scoreboard) in the same second, which
+            # equal rounds started within one second would make them do for the whole run.
+            offset = 0.0 if args.in_step else number * round_seconds(args.tap_every) / entering
             tasks.append(enterer(record, stop, port, table["cookie"], table["csrf"], table["game_url"],
                                  args.tap_every, offset, args.poll))
     tasks += [probe(record, stop, port, "static floor", static), probe(record, stop, hello_port, "hello floor", "/")]
