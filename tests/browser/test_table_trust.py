@@ -197,13 +197,19 @@ def test_the_last_seated_phone_gives_its_pile_the_rest(phones):
     expect(dan.page.locator("#totals-after")).to_be_visible(timeout=10_000)
 
 
-def test_the_bar_says_only_what_is_true_and_stays_at_the_bottom(phones):
-    phone = phones[0]
-    page = phone.page
+def round_one_saved(phone):
+    """A new crew and game with round 1 entered and saved on `phone`; returns the game's URL."""
     phone.start_crew()
     game_url = phone.start_game()
     phone.enter_round_one()
     phone.save(1)
+    return game_url
+
+
+def test_the_bar_says_only_what_is_true_and_stays_at_the_bottom(phones):
+    phone = phones[0]
+    page = phone.page
+    game_url = round_one_saved(phone)
     bar, status, message = page.locator("#live-bar"), page.locator("#live-status"), page.locator("#bar-msg")
     # The scoreboard's bar is at the bottom of the screen, at the top of the page and scrolled down.
     page.set_viewport_size({"width": PHONE["width"], "height": 480})  # a page longer than the screen
@@ -236,11 +242,7 @@ def test_a_saved_round_polls_quietly_and_its_rule_link_keeps_the_line(phones):
     console error), and the target-rule link in a breakdown line keeps the line's height."""
     phone = phones[0]
     page = phone.page
-    phone.start_crew()
-    game_url = phone.start_game()
-    phone.enter_round_one()
-    phone.save(1)
-    page.goto(game_url + "/rounds/1")
+    page.goto(round_one_saved(phone) + "/rounds/1")
     expect(page.locator("#round-main h1")).to_have_text("Round 1")
     with page.expect_response(lambda r: "/live?" in r.url, timeout=10_000):
         pass
