@@ -1,0 +1,7 @@
+"""The schema, as numbered migrations: a landed migration is never edited, only followed. They are
+applied in the order they are registered: the modules below, in this order."""
+import sqlite_utils
+
+migrations = sqlite_utils.Migrations("orchard")
+
+from . import schema, results, live  # noqa: E402,F401  (each registers its migrations, in order)
