@@ -10,10 +10,11 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 .PHONY: run test check browsers clean
 
 # `make run` installs only what the app needs; `make test` adds the test stack on top.
-$(INSTALLED): requirements.txt
+$(INSTALLED): requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -r requirements.txt
+	$(BIN)/python -m pip install --quiet --no-deps -e .
 	touch $(INSTALLED)
 
 $(INSTALLED_TEST): $(INSTALLED) requirements-test.txt
@@ -31,14 +32,16 @@ browsers:
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(BROWSER_PACKAGES); }
 
 run: $(INSTALLED)
-	$(BIN)/python app.py
+	$(BIN)/orchard serve
 
 test: $(INSTALLED_TEST) browsers
+	$(BIN)/lint-imports
 	$(BIN)/python -m pytest
 
 # Meant to finish in under a minute (one test process per core, pytest-xdist): run it before every
 # commit, and `make test` before a push.
 check: $(INSTALLED_TEST)
+	$(BIN)/lint-imports
 	@start=$$(date +%s); \
 	$(BIN)/python -m pytest -q -n auto -m "not browser and not fuzz and not crash and not engines"; status=$$?; \
 	echo "make check: $$(( $$(date +%s) - start )) s"; exit $$status

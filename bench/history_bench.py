@@ -21,14 +21,13 @@ import time
 from collections import Counter
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app import create_app  # noqa: E402
-from scoring import DECK, HouseRules, game_result, score_counts  # noqa: E402
-from store import connect, write  # noqa: E402
-from store.crews import token_hash  # noqa: E402
-from store.results import refresh_results  # noqa: E402
-from store.stats import target_bonus  # noqa: E402
+from orchard.app import create_app
+from orchard.scoring import DECK, HouseRules, game_result, score_counts
+from orchard.store import connect, write
+from orchard.store.crews import token_hash
+from orchard.store.results import refresh_results
+from orchard.store.stats import target_bonus
 
 PLAYERS = ["Ann", "Ben", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hana"]
 SUITS = "DHCS"

@@ -23,7 +23,7 @@ import threading
 import time
 
 from serve import run_checks, served
-from support.loopback import Phone
+from orchard.testing.loopback import Phone
 
 BIG_BODY_SECONDS = 1.0
 DECLARED_BODY = 100_000

@@ -18,10 +18,9 @@ import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(REPO), str(REPO / "tests")]
 
-from page_weight import CHROMIUM_ARGS  # noqa: E402
-from support.loopback import Phone, ServerProcess  # noqa: E402
+from page_weight import CHROMIUM_ARGS
+from orchard.testing.loopback import Phone, ServerProcess
 
 LIGHTHOUSE = REPO / "bench" / "lighthouse" / "node_modules" / ".bin" / "lighthouse"
 CATEGORIES = ("performance", "accessibility", "best-practices")

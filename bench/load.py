@@ -46,13 +46,12 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(REPO), str(REPO / "tests")]
 
-from keepalive import TIMEOUT, Connection  # noqa: E402
-from load_phones import LIVE_VERSION, ROUND_ID, Record, enterer, poller, probe, round_seconds  # noqa: E402
-from proxy import start_caddy  # noqa: E402
-from serving import SERVE_DEFAULTS  # noqa: E402
-from support.loopback import Phone, ServerProcess, free_port  # noqa: E402
+from keepalive import TIMEOUT, Connection
+from load_phones import LIVE_VERSION, ROUND_ID, Record, enterer, poller, probe, round_seconds
+from proxy import start_caddy
+from orchard import settings
+from orchard.testing.loopback import Phone, ServerProcess, free_port
 
 TAP_P95_MS = 100
 SAVE_P95_MS = 200
@@ -263,12 +262,12 @@ def main(argv=None):
     parser.add_argument("--tap-every", type=float, default=1.0, help="seconds between taps (default 1)")
     parser.add_argument("--in-step", action="store_true",
                         help="every table taps in the same instant (before 2026-12-02 the only way it ran)")
-    parser.add_argument("--workers", type=int, default=SERVE_DEFAULTS["ORCHARD_WORKERS"],
-                        help=f"ORCHARD_WORKERS (default {SERVE_DEFAULTS['ORCHARD_WORKERS']}, as `make run`: a process per core)")
+    parser.add_argument("--workers", type=int, default=settings.read("ORCHARD_WORKERS", {}),
+                        help=f"ORCHARD_WORKERS (default {settings.read('ORCHARD_WORKERS', {})}, as `make run`: a process per core)")
     parser.add_argument("--watch", choices=["scoreboard", "round"], default="scoreboard",
                         help="what an entering table's four phones poll (default: the scoreboard)")
-    parser.add_argument("--threads", type=int, default=SERVE_DEFAULTS["ORCHARD_THREADS"],
-                        help=f"ORCHARD_THREADS (default {SERVE_DEFAULTS['ORCHARD_THREADS']}, as the server's)")
+    parser.add_argument("--threads", type=int, default=settings.read("ORCHARD_THREADS", {}),
+                        help=f"ORCHARD_THREADS (default {settings.read('ORCHARD_THREADS', {})}, as the server's)")
     parser.add_argument("--proxy", choices=["caddy"], help="phones talk to this reverse proxy in front of the app")
     parser.add_argument("--proxy-pool", type=int, default=0,
                         help="most connections from the proxy to the app (default 0: none, as the README sample)")

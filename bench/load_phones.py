@@ -9,7 +9,7 @@ import time
 from collections import defaultdict
 
 from keepalive import TIMEOUT, Broken, Connection
-from support.loopback import TARGETS, plan_taps
+from orchard.testing.loopback import TARGETS, plan_taps
 
 LIVE_VERSION = re.compile(r"/live\?v=(\d+)")
 ROUND_ID = re.compile(r"&amp;r=(\d+)")

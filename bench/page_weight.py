@@ -23,9 +23,8 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(REPO), str(REPO / "tests")]
 
-from support.loopback import Phone, ServerProcess  # noqa: E402
+from orchard.testing.loopback import Phone, ServerProcess
 
 FIRST_VISIT_MAX = 80 * 1024
 TAP_MAX = 4 * 1024

@@ -7,9 +7,8 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(REPO / "tests")]
 
-from support.loopback import Phone, free_port  # noqa: E402
+from orchard.testing.loopback import Phone, free_port
 
 CADDYFILE = """\
 {{

@@ -18,12 +18,10 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import ratings  # noqa: E402
-from history_bench import _token, command_line, median_ms, two_crews  # noqa: E402
-from store import ratings as rating_store  # noqa: E402
+from orchard.scoring import ratings
+from history_bench import _token, command_line, median_ms, two_crews
+from orchard.store import ratings as rating_store
 
 REBUILD_TARGET = 1.0  # seconds
 TARGET_RATIO = 2.0

@@ -24,15 +24,14 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(REPO), str(REPO / "tests"), str(REPO / "bench")]
 
-import history_bench  # noqa: E402
-from app import create_app  # noqa: E402
-from store import connect, write  # noqa: E402
-from store import export as crew_export  # noqa: E402
-from store import restore as crew_restore  # noqa: E402
-from serve import run_checks, served  # noqa: E402
-from support.loopback import Phone  # noqa: E402
+import history_bench
+from orchard.app import create_app
+from orchard.store import connect, write
+from orchard.store import export as crew_export
+from orchard.store import restore as crew_restore
+from serve import run_checks, served
+from orchard.testing.loopback import Phone
 
 RESTORE_SECONDS = 3.0
 SAVE_P95_MS = 100

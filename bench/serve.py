@@ -11,10 +11,7 @@ import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-if str(REPO / "tests") not in sys.path:
-    sys.path[:0] = [str(REPO), str(REPO / "tests")]
-
-from support.loopback import ServerProcess  # noqa: E402
+from orchard.testing.loopback import ServerProcess
 
 
 @contextlib.contextmanager

@@ -29,9 +29,8 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(REPO), str(REPO / "tests")]
 
-from support.loopback import LIVE_VERSION, Phone, ServerProcess, plan_scores  # noqa: E402
+from orchard.testing.loopback import LIVE_VERSION, Phone, ServerProcess, plan_scores
 
 KINDS = ("static", "live 204", "live 200", "start", "bid", "target", "tap", "round page", "save")
 STATIC_URL = re.compile(r'href="(/static/app\.css\?v=[0-9a-f]+)"')

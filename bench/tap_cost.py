@@ -18,14 +18,14 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(REPO), str(REPO / "tests")]
 
-import flask  # noqa: E402
+import flask
 
-import store  # noqa: E402
-import store.limits  # noqa: E402
-from app import create_app  # noqa: E402
-from support.table import Table  # noqa: E402
+from orchard import store
+import orchard.store.limits
+from orchard import store
+from orchard.app import create_app
+from orchard.testing.table import Table
 
 TARGETS = ("4S", "2S", "3S", "5S")
 GAME_ROUNDS = 14  # the known game of the tests: 14 rounds to 250

@@ -24,10 +24,9 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(REPO), str(REPO / "tests")]
 
-from page_weight import CHROMIUM_ARGS  # noqa: E402
-from support.loopback import Phone, ServerProcess  # noqa: E402
+from page_weight import CHROMIUM_ARGS
+from orchard.testing.loopback import Phone, ServerProcess
 
 TARGET = 1.3
 

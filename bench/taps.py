@@ -30,14 +30,13 @@ from collections import Counter as Tally
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "browser")]
 
-from playwright.sync_api import Locator, expect, sync_playwright  # noqa: E402
-from waitress import create_server  # noqa: E402
+from playwright.sync_api import Locator, expect, sync_playwright
+from waitress import create_server
 
-from app import create_app  # noqa: E402
-from scoring import DECK, SUITS  # noqa: E402
-from steps import CHROMIUM, CHROMIUM_ARGS, PHONE, SCOREBOARD_URL, Orchard, htmx_settled  # noqa: E402
+from orchard.app import create_app
+from orchard.scoring import DECK, SUITS
+from orchard.testing.browser import CHROMIUM, CHROMIUM_ARGS, PHONE, SCOREBOARD_URL, Orchard, htmx_settled
 
 LIMITS = {"quick": 25, "exact": 40, "seat": 15}
 JUMP_LIMIT = 40

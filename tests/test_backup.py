@@ -8,17 +8,25 @@ from pathlib import Path
 
 import pytest
 
-from store import connect
-from store.backup import CHECK_SECONDS, BackupError, backup, keep_backing_up, rolling_backup, start_daily_backups
-from support.loopback import REPO, ServerProcess, free_port
-from support.rounds import BIG_COUNTS, BIG_TARGETS
+from click.testing import CliRunner
+
+from orchard.cli import main as orchard_command
+from orchard.store import connect
+from orchard.store.backup import CHECK_SECONDS, BackupError, backup, keep_backing_up, rolling_backup, start_daily_backups
+from orchard.testing.loopback import REPO, ServerProcess, free_port
+from orchard.testing.rounds import BIG_COUNTS, BIG_TARGETS
+
+
+def backup_command(app, path):
+    """`orchard backup PATH`, with ORCHARD_DATABASE naming the app's database."""
+    return CliRunner().invoke(orchard_command, ["backup", str(path)], env={"ORCHARD_DATABASE": app.config["DATABASE"]})
 
 
 def test_backup_command_copies_every_round(app, table, tmp_path):
     table.start_game()
     table.save_quick_round(BIG_TARGETS, BIG_COUNTS)
     target = tmp_path / "copies" / "orchard-backup.db"
-    result = app.test_cli_runner().invoke(args=["backup", str(target)])
+    result = backup_command(app, target)
     assert result.exit_code == 0, result.output
     assert f"to {target}" in result.output
     copy = connect(target)
@@ -78,8 +86,9 @@ def test_a_running_server_takes_a_copy_each_day_and_keeps_the_newest_seven(app, 
 
 
 def test_a_copy_that_fails_is_tried_again_at_the_next_look(app, table, monkeypatch, caplog):
-    import store.backup
+    import orchard.store.backup
 
+    from orchard import store
     table.start_game()
     database = app.config["DATABASE"]
     real, calls = store.backup.rolling_backup, []
@@ -115,18 +124,18 @@ def test_the_backup_command_will_not_overwrite_a_file_that_is_not_a_database(app
     table.start_game()
     notes = tmp_path / "notes.txt"
     notes.write_text("Thursday: bring the good cards.\n")
-    result = app.test_cli_runner().invoke(args=["backup", str(notes)])
+    result = backup_command(app, notes)
     assert result.exit_code == 1
     assert result.output.strip() == (f"Error: {notes} exists and is not an SQLite database, so it was left as "
                                      "it is: name a new file or an earlier backup.")
     assert notes.read_text() == "Thursday: bring the good cards.\n"
-    folder = app.test_cli_runner().invoke(args=["backup", str(tmp_path)])
+    folder = backup_command(app, tmp_path)
     assert (folder.exit_code, len(folder.output.strip().splitlines())) == (1, 1)
     assert "is a folder" in folder.output
     # An earlier copy is an SQLite file: it is replaced.
     copy = tmp_path / "copy.db"
     for _ in range(2):
-        assert app.test_cli_runner().invoke(args=["backup", str(copy)]).exit_code == 0
+        assert backup_command(app, copy).exit_code == 0
     assert list(connect(copy).query("PRAGMA integrity_check")) == [{"integrity_check": "ok"}]
 
 
@@ -161,7 +170,7 @@ def test_a_damaged_database_at_start_is_one_clear_sentence(tmp_path):
     database = tmp_path / "orchard.db"
     database.write_bytes(b"not a database at all " * 500)
     env = {**os.environ, "ORCHARD_DATABASE": str(database), "PORT": "1", "HOST": "127.0.0.1"}
-    started = subprocess.run([sys.executable, "app.py"], cwd=REPO, env=env, capture_output=True, text=True,
+    started = subprocess.run([sys.executable, "-m", "orchard", "serve"], cwd=tmp_path, env=env, capture_output=True, text=True,
                              timeout=60)
     assert started.returncode == 1
     said = (started.stdout + started.stderr).strip()
@@ -170,7 +179,7 @@ def test_a_damaged_database_at_start_is_one_clear_sentence(tmp_path):
 
 
 def test_a_full_disk_gets_a_clear_503_page(app, client, table, monkeypatch):
-    import store
+    from orchard import store
 
     table.start_crew()
     real_connect = store.connect
@@ -196,7 +205,7 @@ def test_a_full_disk_gets_a_clear_503_page(app, client, table, monkeypatch):
 def test_a_save_that_cannot_get_the_write_lock_gets_a_clear_503_page(app, client, table, monkeypatch):
     import sqlite3
 
-    import store
+    from orchard import store
 
     table.start_crew()
     monkeypatch.setattr(store, "BUSY_TIMEOUT_SECONDS", 0)
@@ -222,7 +231,7 @@ def test_a_read_only_file_system_at_start_is_said_as_such(app, table, tmp_path):
     folder = tmp_path / "read-only"
     folder.mkdir()
     script = ('mount -t tmpfs tmpfs "$RO" && cp "$SRC"/* "$RO"/ && mount -o remount,ro "$RO" && '
-              f'exec "{sys.executable}" app.py')
+              f'exec "{sys.executable}" -m orchard serve')
     env = {**os.environ, "RO": str(folder), "SRC": str(store_copy), "ORCHARD_DATABASE": str(folder / "orchard.db"),
            "PORT": str(free_port()), "HOST": "127.0.0.1"}
     started = subprocess.run(["unshare", "-rm", "sh", "-c", script], cwd=REPO, env=env, capture_output=True,

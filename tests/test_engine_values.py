@@ -3,8 +3,8 @@ always follows what the hand holds now, whatever was scored before."""
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring import RANKS, entered_hand, score_hand
-from store.rounds import engine_hand, hand_score
+from orchard.scoring import RANKS, entered_hand, score_hand
+from orchard.store.rounds import engine_hand, hand_score
 
 
 def quick(target, counts):

@@ -5,9 +5,9 @@ import re
 
 import pytest
 
-from app import create_app
+from orchard.app import create_app
 from support.hostile import HUGE, VALID_FORMS, _crew_with_game, fill
-from support.html_text import attribute, csrf_token
+from orchard.testing.html_text import attribute, csrf_token
 
 
 # --- What comes back ---------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 import pytest
 
-from scoring.cards import (
+from orchard.scoring.cards import (
     DECK,
     RANKS,
     SUITS,

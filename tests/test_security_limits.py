@@ -1,7 +1,7 @@
 """Guessing crew links is slowed per address; real crews keep working for everyone else."""
 import pytest
 
-from app import create_app
+from orchard.app import create_app
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from support.loopback import Phone, ServerProcess
+from orchard.testing.loopback import Phone, ServerProcess
 
 CREW_LIMIT = 2
 

@@ -1,7 +1,12 @@
 """Settings an operator gives through the environment, as the README's table lists them."""
+import re
+from pathlib import Path
+
 import pytest
 
-from app import GuessLimitError, create_app
+from orchard import settings
+from orchard.app import create_app
+from orchard.settings import SettingError
 
 
 def app_from_environment(tmp_path):
@@ -17,7 +22,7 @@ def test_orchard_guess_limit_sets_how_many_wrong_links_an_address_may_try(tmp_pa
 @pytest.mark.parametrize("value", ["lots", "0", "-3", "2.5"])
 def test_a_guess_limit_that_is_not_a_whole_number_stops_the_start_with_a_clear_message(tmp_path, monkeypatch, value):
     monkeypatch.setenv("ORCHARD_GUESS_LIMIT", value)
-    with pytest.raises(GuessLimitError, match="ORCHARD_GUESS_LIMIT must be a whole number of tries a minute"):
+    with pytest.raises(SettingError, match="ORCHARD_GUESS_LIMIT must be a whole number of tries a minute"):
         app_from_environment(tmp_path)
 
 
@@ -31,7 +36,7 @@ def test_orchard_public_url_from_the_environment_sets_the_crew_link(tmp_path, mo
 
 
 def test_with_orchard_database_set_the_secret_key_and_backups_land_beside_that_file(tmp_path, monkeypatch):
-    from store.backup import rolling_backup
+    from orchard.store.backup import rolling_backup
 
     database = tmp_path / "elsewhere" / "crews.db"
     monkeypatch.setenv("ORCHARD_DATABASE", str(database))
@@ -40,3 +45,52 @@ def test_with_orchard_database_set_the_secret_key_and_backups_land_beside_that_f
     rolling_backup(app.config["DATABASE"])
     assert (database.parent / "secret_key").exists()
     assert [p.parent.name for p in (database.parent / "backups").glob("*.db")] == ["backups"]
+
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+ROW = re.compile(r"^\| `(?P<name>[A-Z][A-Z_]*)` \| (?P<default>[^|]+) \| (?P<meaning>.+) \|$", re.M)
+
+
+def readme_rows():
+    return {row["name"]: (row["default"].strip(), row["meaning"].strip()) for row in ROW.finditer(README.read_text())}
+
+
+def shown(setting):
+    if setting.shown_default:
+        return setting.shown_default
+    return "unset" if setting.default is None else f"`{setting.default}`"
+
+
+def test_the_readme_settings_table_is_the_declaration_row_for_row():
+    """Every setting in orchard/settings.py has its row in the README, with its default and its
+    meaning word for word, and the table names nothing else."""
+    assert readme_rows() == {s.name: (shown(s), s.meaning) for s in settings.SETTINGS}
+
+
+def test_the_code_reads_the_environment_only_through_the_declaration():
+    """No module but orchard/settings.py reads an ORCHARD_ setting, PORT or HOST from the environment."""
+    package = Path(settings.__file__).parent
+    reads = re.compile(r"environ(?:\.get\(|\[)\s*[\"'](ORCHARD_(?!SERVER_PID|LAN_URL)\w+|PORT|HOST)[\"']|getenv\(")
+    found = [f"{path.relative_to(package)}: {match[0]}" for path in package.rglob("*.py")
+             if path.name != "settings.py" and "testing" not in path.parts
+             for match in reads.finditer(path.read_text())]
+    assert found == []
+
+
+@pytest.mark.parametrize("name, text, said", [
+    ("PORT", "http", "PORT must be a whole number above 0, not 'http'."),
+    ("ORCHARD_CREW_LIMIT", "lots", "ORCHARD_CREW_LIMIT must be a rate such as 30 per hour, not 'lots'."),
+])
+def test_a_setting_that_cannot_be_read_is_one_sentence_naming_it(name, text, said):
+    with pytest.raises(SettingError) as refused:
+        settings.read(name, {name: text})
+    assert str(refused.value) == said
+
+
+def test_an_unset_setting_is_its_declared_default():
+    assert settings.read_all({}) | {"ORCHARD_WORKERS": None} == {
+        "PORT": 5000, "HOST": "0.0.0.0", "ORCHARD_DATABASE": "instance/orchard.db", "ORCHARD_PUBLIC_URL": None,
+        "ORCHARD_PASSPHRASE": None, "ORCHARD_GUESS_LIMIT": "30 per minute", "ORCHARD_CREW_LIMIT": "30 per hour",
+        "ORCHARD_SECURE_COOKIES": False, "ORCHARD_TRUSTED_PROXY": None, "ORCHARD_WORKERS": None,
+        "ORCHARD_THREADS": 2, "ORCHARD_CONNECTION_LIMIT": 2000, "ORCHARD_CHANNEL_TIMEOUT": 20}
+    assert settings.read("ORCHARD_WORKERS", {}) == settings.cores()

@@ -3,11 +3,12 @@ one is set, the LAN address the server printed, and a warning when only this dev
 import segno
 import pytest
 
-from app import create_app
-from share_links import PublicUrlError, public_url_setting, server_address, startup_message
-from support.html_text import attribute, element_text
-from support.loopback import Phone, ServerProcess
-from support.table import Table
+from orchard.app import create_app
+from orchard.settings import SettingError, read as read_setting
+from orchard.web.share_links import server_address, startup_message
+from orchard.testing.html_text import attribute, element_text
+from orchard.testing.loopback import Phone, ServerProcess
+from orchard.testing.table import Table
 
 TOKEN_PATH = "/c/"
 
@@ -34,7 +35,7 @@ def qr_of(link):
 
 
 def test_opened_through_127_0_0_1_with_a_public_url_the_qr_and_link_are_the_public_ones(tmp_path):
-    app = crew_app(tmp_path, PUBLIC_URL=public_url_setting("https://orchard.example.org/"))
+    app = crew_app(tmp_path, PUBLIC_URL=read_setting("ORCHARD_PUBLIC_URL", {"ORCHARD_PUBLIC_URL": "https://orchard.example.org/"}))
     crew_path, page = open_crew(app, "http://127.0.0.1:5000/")
     link = "https://orchard.example.org" + crew_path
     assert element_text(page, ".crew-url") == link
@@ -65,8 +66,8 @@ def test_opened_through_a_lan_address_the_link_is_that_address(tmp_path):
 
 @pytest.mark.parametrize("value", ["orchard.example.org", "ftp://orchard.example.org", "https://", "https://x.org/?a=1"])
 def test_a_public_url_that_is_not_an_address_stops_the_start_with_a_clear_message(value):
-    with pytest.raises(PublicUrlError, match="ORCHARD_PUBLIC_URL must be an address such as"):
-        public_url_setting(value)
+    with pytest.raises(SettingError, match="ORCHARD_PUBLIC_URL must be an address such as"):
+        read_setting("ORCHARD_PUBLIC_URL", {"ORCHARD_PUBLIC_URL": value})
 
 
 @pytest.mark.parametrize("host, printed, this_device_only", [
@@ -90,7 +91,7 @@ def test_startup_message_says_a_loopback_address_works_only_on_this_device():
     assert message.startswith("Orchard is up at http://127.0.0.1:5000/ but only this device can open it")
 
 
-def test_python_app_py_on_127_0_0_1_prints_that_and_the_crew_page_warns(tmp_path):
+def test_orchard_serve_on_127_0_0_1_prints_that_and_the_crew_page_warns(tmp_path):
     log_path = tmp_path / "server.log"
     with open(log_path, "w") as log:
         server = ServerProcess(tmp_path / "orchard.db", log=log).start()

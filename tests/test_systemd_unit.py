@@ -33,7 +33,7 @@ def here_copy(tmp_path, text=None):
     text = UNIT.read_text(encoding="utf-8") if text is None else text
     copy = tmp_path / "orchard.service"
     copy.write_text(text.replace(INSTALLED_AT, str(ROOT)), encoding="utf-8")
-    for needed in (ROOT / ".venv" / "bin" / "python", ROOT / "app.py"):
+    for needed in (ROOT / ".venv" / "bin" / "python", ROOT / ".venv" / "bin" / "orchard"):
         assert needed.exists(), f"{needed} is missing: `make check` or `make test` creates the virtualenv"
     return copy
 
@@ -79,7 +79,7 @@ def test_the_check_hears_a_complaint_that_verify_only_prints(tmp_path):
 def test_the_unit_runs_what_make_run_runs_and_keeps_its_data_in_its_state_directory():
     text = UNIT.read_text(encoding="utf-8")
     service = dict(directives(text))
-    assert service["ExecStart"] == f"{INSTALLED_AT}/.venv/bin/python {INSTALLED_AT}/app.py"
+    assert service["ExecStart"] == f"{INSTALLED_AT}/.venv/bin/orchard serve"
     assert service["WorkingDirectory"] == INSTALLED_AT
     assert service["StateDirectory"] == "orchard" and service["ReadWritePaths"] == "/var/lib/orchard"
     environment = dict(pair.split("=", 1) for key, value in directives(text) if key == "Environment"

@@ -3,8 +3,8 @@ import re
 from datetime import date
 from pathlib import Path
 
-import app
-import version
+from orchard import app
+from orchard import version
 
 ROOT = Path(__file__).resolve().parents[1]
 # A released entry's heading; `## [Unreleased]` above them holds what is not released yet.

@@ -7,7 +7,7 @@ import re
 
 from playwright.sync_api import expect
 
-from steps import assert_fits_phone, shoot
+from orchard.testing.browser import assert_fits_phone, shoot
 
 M = "−"
 

@@ -5,7 +5,7 @@ import re
 
 from playwright.sync_api import expect
 
-from steps import shoot
+from orchard.testing.browser import shoot
 
 SHAPES = ["●", "■", "▲", "◆"]
 

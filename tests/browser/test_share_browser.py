@@ -1,7 +1,7 @@
 """The crew page's Copy and Share buttons, tapped on a phone, and its QR code in the middle."""
 from playwright.sync_api import expect
 
-from steps import assert_fits_phone, shoot, small_tap_targets
+from orchard.testing.browser import assert_fits_phone, shoot, small_tap_targets
 
 RECORD_SHARE = """
 window.sharedWith = [];

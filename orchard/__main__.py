@@ -1,0 +1,4 @@
+"""`python -m orchard` is the `orchard` command."""
+from orchard.cli import main
+
+main()

@@ -1,0 +1,134 @@
+"""New games, the scoreboard (live on every phone), seats, starting the next round, and the rematch."""
+from flask import Blueprint, abort, flash, make_response, request, url_for
+
+from orchard.web.forms import GameForm
+from orchard.store import crews as crew_store
+from orchard.store import games as game_store
+from orchard.store import rounds as round_store
+from orchard.store import seats as seat_store
+from orchard.store import write
+from orchard.services import rounds as round_service
+from orchard.services.games import game_standing, house_rules
+from orchard.scoring import PLAYERS, rematch_first_dealer
+
+from .lookup import load_crew, load_game
+from .render import render, see_other
+from .viewer import device_id, poll_unchanged, viewer_for
+
+bp = Blueprint("games", __name__, url_prefix="/c/<token>/games")
+
+
+def scoreboard_page(token, game_id, status=200, notice=None, reassign=None, just_saved=None):
+    """The scoreboard page, or its block for htmx (a swap, or a live poll that found a change);
+    `just_saved`: the round number a save on this phone came from, said once it is saved."""
+    crew, game = load_game(token, game_id)
+    saved = round_store.scored(game_id)
+    done = None
+    if just_saved is not None and any(row["number"] == just_saved for row in saved):
+        done = f"Round {just_saved} saved."
+    viewer = viewer_for(game)
+    agreed = seat_store.signoffs([row["id"] for row in saved])
+    return render(
+        "games/show.html",
+        "scoreboard",
+        status=status,
+        crew=crew,
+        game=game,
+        rounds=saved,
+        standing=game_standing(game, saved),
+        rules=house_rules(game),
+        open_round=round_store.open_round(game_id),
+        undone=round_store.undone_after(game_id, len(saved)),
+        viewer=viewer,
+        all_agreed={row["id"] for row in saved if len(agreed.get(row["id"], ())) == 4},
+        notice=notice,
+        reassign=reassign,
+        done=done,
+    )
+
+
+@bp.get("/new")
+def game_new(token):
+    crew = load_crew(token)
+    form = GameForm().fill(house_rules(crew))
+    return render("games/new.html", crew=crew, form=form, players=crew_store.players(crew["id"]))
+
+
+@bp.post("")
+def game_create(token):
+    crew = load_crew(token)
+    form = GameForm()
+    if not form.validate_on_submit():
+        return render(
+            "games/new.html", "game_form", status=422, crew=crew, form=form,
+            players=crew_store.players(crew["id"]),
+        )
+    game_id = game_store.create_game(
+        crew["id"], form.names(), int(form.first_dealer.data), form.house_rules()
+    )
+    return see_other(url_for("games.game_show", token=token, game_id=game_id))
+
+
+@bp.get("/<int:game_id>")
+def game_show(token, game_id):
+    # A save comes here with `?saved=N` (see rounds.round_save); app.js takes it off the address.
+    return scoreboard_page(token, game_id, just_saved=request.args.get("saved", type=int))
+
+
+@bp.get("/<int:game_id>/live")
+def game_live(token, game_id):
+    """The scoreboard again, only when the game changed since the version the phone shows."""
+    if poll_unchanged(token, game_id, board=True):
+        return make_response("", 204)
+    crew, game = load_game(token, game_id)
+    me = request.args.get("me")
+    if me is not None and str(viewer_for(game).seat) != me:
+        return scoreboard_page(token, game_id, notice="Your seat was moved to another phone.")
+    return scoreboard_page(token, game_id)
+
+
+@bp.post("/<int:game_id>/seats/<int:seat>")
+def seat_take(token, game_id, seat):
+    """This phone takes a seat; one that another active phone holds needs `force` (reassigning)."""
+    crew, game = load_game(token, game_id)
+    if seat not in range(PLAYERS):
+        abort(404)
+    try:
+        with write() as db:
+            seat_store.take(db, game_id, seat, device_id(), force=request.form.get("force") == "1")
+    except seat_store.SeatTaken:
+        return scoreboard_page(
+            token, game_id, status=409,
+            notice=f"{game['names'][seat]}'s seat is in use on another phone.", reassign=seat,
+        )
+    return scoreboard_page(token, game_id)
+
+
+@bp.post("/<int:game_id>/seats/leave")
+def seat_leave(token, game_id):
+    load_game(token, game_id)
+    with write() as db:
+        seat_store.leave(db, game_id, device_id())
+    return scoreboard_page(token, game_id)
+
+
+@bp.post("/<int:game_id>/rounds")
+def round_start(token, game_id):
+    """Open the next round for entry (or go to the one already open)."""
+    crew, game = load_game(token, game_id)
+    number = round_service.start_next(game, viewer_for(game))
+    if number is None:
+        flash("The game is over: start a rematch for another game.", "warning")
+        return see_other(url_for("games.game_show", token=token, game_id=game_id))
+    return see_other(url_for("rounds.round_show", token=token, game_id=game_id, number=number))
+
+
+@bp.post("/<int:game_id>/rematch")
+def game_rematch(token, game_id):
+    """A new game with the same seats and house rules, and the deal moved on one seat."""
+    crew, game = load_game(token, game_id)
+    new_id = game_store.create_game(
+        crew["id"], game["names"], rematch_first_dealer(game["first_dealer"]), house_rules(game),
+        rematch_of=game_id,
+    )
+    return see_other(url_for("games.game_show", token=token, game_id=new_id))

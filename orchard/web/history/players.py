@@ -1,0 +1,126 @@
+"""Players: everyone's record, a page per player with their numbers and finishing totals,
+head-to-head between two players, renaming, and merging two players who are one person."""
+from flask import abort, flash, url_for
+
+from orchard.web import charts
+from orchard.scoring import ratings
+from orchard.scoring import format_points
+from orchard.store import crews as crew_store
+from orchard.store import players as player_store
+from orchard.store import ratings as rating_store
+from orchard.store import stats
+
+from . import bp
+from .common import real_id, short_date
+from .forms import MergeForm, RenameForm
+from ..lookup import load_crew
+from ..render import render, see_other
+
+
+def load_player(token, player_id):
+    """The crew and its player; another crew's player is a plain 404."""
+    crew = load_crew(token)
+    player = player_store.player(crew["id"], real_id(player_id))
+    if player is None:
+        abort(404)
+    return crew, player
+
+
+@bp.get("/c/<token>/players")
+def players_list(token):
+    crew = load_crew(token)
+    return render("history/players.html", crew=crew, players=stats.overview(crew["id"]))
+
+
+@bp.get("/c/<token>/players/<int:player_id>")
+def player_show(token, player_id):
+    crew, player = load_player(token, player_id)
+    return player_page(crew, player)
+
+
+def player_page(crew, player, status=200, rename_form=None, merge_form=None, block=None):
+    summary = stats.summary(player["id"])
+    recent = stats.recent_games(player["id"])
+    for game in recent:
+        game["date"] = short_date(game["created"])
+    players = crew_store.players(crew["id"])
+    rated = [{"mu": change.mu, "sigma": change.sigma, "games": change.games, "game_id": change.game_id}
+             for change in (rating_store.player_history(crew["id"], player["id"], stats.CHART_GAMES)
+                            if crew["ratings"] else [])]
+    dates = stats.game_dates([change["game_id"] for change in rated])
+    for change in rated:
+        change["date"] = short_date(dates[change["game_id"]])
+    rated = [change for change in rated if ratings.shown(change["games"])]
+    return render(
+        "history/player.html",
+        block,
+        status=status,
+        crew=crew,
+        player=player,
+        summary=summary,
+        extremes=stats.extreme_rounds(player["id"], summary["best_round"], summary["worst_round"]),
+        form_games=recent[-stats.FORM_GAMES:][::-1],
+        chart=charts.finishing_totals_chart(player["name"], recent),
+        chart_rows=[[game["date"], format_points(game["total"]), "won" if game["won"] else
+                     f"place {game['place']}"] for game in recent[::-1]],
+        rating=rated[-1] if rated else None,
+        rating_text=ratings.in_words(rated[-1]["mu"], rated[-1]["sigma"], rated[-1]["games"]) if rated else None,
+        rating_chart=charts.rating_chart(player["name"], rated) if rated else None,
+        rating_rows=[[change["date"], f"{change['mu']:.1f}", ratings.in_words(
+            change["mu"], change["sigma"], change["games"])] for change in rated[::-1]],
+        shown_after=ratings.SHOWN_AFTER,
+        others=[p for p in players if p["id"] != player["id"]],
+        rename_form=rename_form or RenameForm(formdata=None, name=player["name"]),
+        merge_form=merge_form or MergeForm(formdata=None).offer(players, player["id"]),
+    )
+
+
+@bp.get("/c/<token>/players/<int:player_id>/vs/<int:other_id>")
+def versus_show(token, player_id, other_id):
+    crew, player = load_player(token, player_id)
+    other = player_store.player(crew["id"], real_id(other_id))
+    if other is None or other_id == player_id:
+        abort(404)
+    return render(
+        "history/versus.html",
+        crew=crew,
+        player=player,
+        other=other,
+        duel=stats.head_to_head(player_id, other_id),
+    )
+
+
+@bp.post("/c/<token>/players/<int:player_id>/rename")
+def player_rename(token, player_id):
+    crew, player = load_player(token, player_id)
+    form = RenameForm()
+    if form.validate_on_submit():
+        try:
+            player_store.rename(crew["id"], player_id, form.name.data)
+        except player_store.NameTaken:
+            form.name.errors.append(f"Another player of this crew is already called {form.name.data}.")
+        else:
+            flash(f"{player['name']} is now called {form.name.data}.")
+            return see_other(url_for("history.player_show", token=token, player_id=player_id))
+    return player_page(crew, player, status=422, rename_form=form, block="rename")
+
+
+@bp.post("/c/<token>/players/<int:player_id>/merge")
+def player_merge(token, player_id):
+    """Fold another player (the same person under another name) into this one."""
+    crew, player = load_player(token, player_id)
+    form = MergeForm().offer(crew_store.players(crew["id"]), player_id)
+    if form.validate_on_submit():
+        other = player_store.player(crew["id"], form.other.data)
+        try:
+            moved = player_store.merge(crew["id"], player_id, other["id"])
+        except player_store.SharedGame as shared:
+            form.other.errors.append(
+                f"{player['name']} and {other['name']} both played game {shared.game_id}, "
+                "so they are two people: nothing was merged."
+            )
+            return player_page(crew, player, status=409, merge_form=form, block="merge")
+        games = "1 game" if moved == 1 else f"{moved} games"
+        flash(f"{other['name']} merged into {player['name']}: {games} moved, nothing lost.")
+        return see_other(url_for("history.player_show", token=token, player_id=player_id))
+    return player_page(crew, player, status=422, merge_form=form, block="merge")
