@@ -4,7 +4,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from orchard.scoring import RANKS, entered_hand, score_hand
-from orchard.store.rounds import engine_hand, hand_score
+from orchard.scoring.entries import engine_hand, hand_score
 
 
 def quick(target, counts):

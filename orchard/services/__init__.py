@@ -1,2 +1,3 @@
-"""Application services: what the app does, one module per feature, between the views (which parse
-forms and render) and the store (SQL) and the rule engine (`scoring`)."""
+"""What the app does, a module per feature (crews, games, rounds, taps, phones, history, players,
+ratings, records, transfer, allowances, health): the only callers of the store (SQL). The web layer
+parses forms, calls one of these and draws what it returns; the rule engine (`scoring`) judges."""

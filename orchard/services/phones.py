@@ -8,8 +8,12 @@ out, and saved rounds (corrections included: the cards were shown when it was sc
 open to the whole table."""
 from dataclasses import dataclass
 
+from orchard.store import crews as crew_store
+from orchard.store import games as game_store
 from orchard.store import rounds as round_store
 from orchard.store import seats as seat_store
+from orchard.store import write
+from orchard.store.seats import SeatTaken  # noqa: F401  (raised by take_seat)
 
 
 @dataclass(frozen=True)
@@ -41,3 +45,28 @@ def viewer_for(game, device):
     claims = game["claims"] if "claims" in game else seat_store.claims(game["id"])
     seat = next((s for s, claim in claims.items() if claim["device"] == device), None)
     return Viewer(device, seat, claims)
+
+
+def take_seat(game_id, seat, device, force=False):
+    """This phone takes a seat; one another active phone holds raises SeatTaken unless `force`."""
+    with write() as db:
+        seat_store.take(db, game_id, seat, device, force=force)
+
+
+def leave_seat(game_id, device):
+    """This phone gives up its seat in the game."""
+    with write() as db:
+        seat_store.leave(db, game_id, device)
+
+
+def live_version(token, game_id, device, board=False):
+    """A live poll's first question, in one indexed read: the game's version (`board`: the
+    scoreboard's own), or None when the link holds no such game. Notes the phone as still at the
+    table on the way."""
+    state = game_store.live_state(crew_store.token_hash(token), game_id, device, board)
+    if state is None:
+        return None
+    version, seen = state
+    if device is not None:
+        seat_store.note_seen(game_id, device, seen)
+    return version

@@ -12,7 +12,8 @@ from orchard.store import rounds as round_store
 from orchard.store import games as game_store
 from orchard.store import seats as seat_store
 from orchard.store import write
-from orchard.store.rounds import RoundConflict, engine_hand, hand_score, round_problems
+from orchard.scoring.entries import engine_hand, hand_score, round_problems
+from orchard.store.rounds import RoundConflict
 
 from .games import dealer_for, game_standing, house_rules
 
@@ -241,6 +242,15 @@ def remaining_cards(entry):
 def shown_revision(game, number):
     """The revision a page shows for a round number, or None when the game has no such round."""
     return round_store.for_number(game["id"], number)
+
+
+def saved_revision(game_id, number):
+    """The saved revision of a round (also while a correction of it is open), or None."""
+    entry = round_store.for_number(game_id, number)
+    if entry is not None and entry["status"] != round_store.SCORED:
+        saved = [row for row in round_store.scored(game_id) if row["number"] == number]
+        entry = round_store.load(saved[0]["id"]) if saved else None
+    return entry
 
 
 # --- The round as a whole -----------------------------------------------------------------------

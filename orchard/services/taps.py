@@ -8,7 +8,7 @@ lets the rule engine judge the state it would create, and writes only if the eng
 from orchard.scoring import RANKS, quick_from_exact
 from orchard.store import rounds as round_store
 from orchard.store import write
-from orchard.store.rounds import engine_hand, round_problems
+from orchard.scoring.entries import engine_hand, round_problems
 
 from .rounds import Refused, next_hand, remaining_cards
 

@@ -10,7 +10,7 @@ from typing import NamedTuple, Optional
 from orchard.scoring import PLAYERS, GameError, HouseRules, game_result
 
 from .export_format import NotJson, RestoreError, typed
-from .rounds import engine_hand, hand_score, round_problems
+from orchard.scoring.entries import engine_hand, hand_score, round_problems
 from .stats import bonus_of
 
 SAVED_ONCE = ("scored", "replaced", "deleted")  # revisions that passed the round check once

@@ -1,8 +1,9 @@
-"""Rounds and hands as entered; every change is a logged step, and a correction is a new revision."""
+"""Rounds and hands as entered, and their revisions: a correction is a new revision of a saved round.
+A round's start, redeals, save, correction, discard and undo are logged steps (round_log); the entry
+itself (the bid, each hand, a hand marked all in) is a draft that only moves the version."""
 import json
-from functools import lru_cache
 
-from orchard.scoring import PLAYERS, check_entry, entered_hand, format_points, parse_card, score_hand
+from orchard.scoring import PLAYERS, format_points
 
 from . import get_db, now
 from .games import bump
@@ -30,40 +31,6 @@ def hand_from_row(row, round_mode=None):
         "done": row.get("done"),
         "version": row.get("version") or 0,
     }
-
-
-# The engine's values and scores of the hands seen last, per process: a tap changes one hand of
-# four, and the round is checked and scored again around it. Both are immutable (frozen
-# dataclasses of tuples), so one value can serve every request.
-ENGINE_VALUES_KEPT = 4096
-
-
-@lru_cache(maxsize=ENGINE_VALUES_KEPT)
-def _engine_value(mode, target, won, counts):
-    return entered_hand(mode, target, won, dict(counts))
-
-
-_score = lru_cache(maxsize=ENGINE_VALUES_KEPT)(score_hand)
-
-
-def engine_hand(hand):
-    """A stored hand as the rule engine's value for its entry mode."""
-    return _engine_value(hand["mode"], hand["target"], tuple(hand["won"]), tuple(hand["counts"].items()))
-
-
-def hand_score(hand):
-    """The engine's score and breakdown of a stored hand, or None until it can be scored."""
-    return _score(engine_hand(hand))
-
-
-def round_problems(entry, names, engine_hands=None):
-    """Everything that keeps a stored round from being saved, in the engine's words
-    (`engine_hands`: the hands' engine values, when the caller has them already)."""
-    return check_entry(
-        engine_hands or [engine_hand(hand) for hand in entry["hands"]], names,
-        targets=[parse_card(hand["target"]) if hand["target"] else None for hand in entry["hands"]],
-        bid_entered=entry["bid_number"] is not None,
-    )
 
 
 def _hands(db, round_id, round_mode):

@@ -5,9 +5,8 @@ from flask import Blueprint, flash, make_response, request, session, url_for
 from orchard.web import security
 from orchard.web.forms import CrewForm, HouseRulesForm
 from orchard.web.share_links import share_link
+from orchard.services import crews as crew_service
 from orchard.services.games import house_rules
-from orchard.store import crews as crew_store
-from orchard.store import games as game_store
 
 from .lookup import forget_crew, load_crew
 from .render import render, see_other
@@ -48,7 +47,7 @@ def crew_create():
             "crews/home.html", "crew_form", status=429, form=form,
             remembered=session.get("crews", []),
         )
-    crew = crew_store.create_crew(form.name.data)
+    crew = crew_service.start(form.name.data)
     return see_other(url_for("crews.crew_show", token=crew["token"]))
 
 
@@ -62,7 +61,7 @@ def crew_show(token):
 def crew_live(token):
     """The crew's games again, only when the list changed since the version the phone shows."""
     crew = load_crew(token)
-    if request.args.get("v") == game_store.games_version(crew["id"]):
+    if request.args.get("v") == crew_service.games_version(crew["id"]):
         return make_response("", 204)
     return _crew_page(crew, HouseRulesForm().fill(house_rules(crew)), block="games_list")
 
@@ -71,7 +70,7 @@ def crew_live(token):
 def crew_link_rotate(token):
     """A new link for the crew: the old one (and its QR code) stops working at once."""
     crew = load_crew(token)
-    new_token = crew_store.rotate_token(crew["id"])
+    new_token = crew_service.new_link(crew["id"])
     forget_crew(token)
     flash("The crew has a new link: the old one no longer works. Show this QR code to the others.")
     return see_other(url_for("crews.crew_show", token=new_token))
@@ -84,7 +83,7 @@ def house_rules_update(token):
     form = HouseRulesForm()
     if not form.validate_on_submit():
         return _crew_page(crew, form, status=422, block="house_rules")
-    crew_store.set_house_rules(crew["id"], form.house_rules())
+    crew_service.set_house_rules(crew["id"], form.house_rules())
     flash("House rules saved. New games follow them; games already started keep their own.")
     return see_other(url_for("crews.crew_show", token=token))
 
@@ -93,6 +92,7 @@ def _crew_page(crew, rules_form, status=200, block=None):
     # The link is rebuilt from the token this request came in by: the store keeps only its hash.
     link = share_link(url_for("crews.crew_show", token=crew["token"]))
     qr = segno.make(link.url, error="m").svg_inline(scale=4, dark="#000", light="#fff", omitsize=True)
+    home = crew_service.home(crew["id"])
     return render(
         "crews/show.html",
         block,
@@ -101,7 +101,7 @@ def _crew_page(crew, rules_form, status=200, block=None):
         crew=crew,
         link=link,
         qr=qr,
-        games=game_store.games(crew["id"]),
-        games_version=game_store.games_version(crew["id"]),
-        players=crew_store.players(crew["id"]),
+        games=home.games,
+        games_version=home.games_version,
+        players=home.players,
     )

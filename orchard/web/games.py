@@ -2,14 +2,12 @@
 from flask import Blueprint, abort, flash, make_response, request, url_for
 
 from orchard.web.forms import GameForm
-from orchard.store import crews as crew_store
-from orchard.store import games as game_store
-from orchard.store import rounds as round_store
-from orchard.store import seats as seat_store
-from orchard.store import write
+from orchard.scoring import PLAYERS
+from orchard.services import crews as crew_service
+from orchard.services import games as game_service
+from orchard.services import phones
 from orchard.services import rounds as round_service
-from orchard.services.games import game_standing, house_rules
-from orchard.scoring import PLAYERS, rematch_first_dealer
+from orchard.services.games import house_rules
 
 from .lookup import load_crew, load_game
 from .render import render, see_other
@@ -22,28 +20,23 @@ def scoreboard_page(token, game_id, status=200, notice=None, reassign=None, just
     """The scoreboard page, or its block for htmx (a swap, or a live poll that found a change);
     `just_saved`: the round number a save on this phone came from, said once it is saved."""
     crew, game = load_game(token, game_id)
-    saved = round_store.scored(game_id)
-    done = None
-    if just_saved is not None and any(row["number"] == just_saved for row in saved):
-        done = f"Round {just_saved} saved."
-    viewer = viewer_for(game)
-    agreed = seat_store.signoffs([row["id"] for row in saved])
+    board = game_service.scoreboard(game, just_saved)
     return render(
         "games/show.html",
         "scoreboard",
         status=status,
         crew=crew,
         game=game,
-        rounds=saved,
-        standing=game_standing(game, saved),
+        rounds=board.rounds,
+        standing=board.standing,
         rules=house_rules(game),
-        open_round=round_store.open_round(game_id),
-        undone=round_store.undone_after(game_id, len(saved)),
-        viewer=viewer,
-        all_agreed={row["id"] for row in saved if len(agreed.get(row["id"], ())) == 4},
+        open_round=board.open_round,
+        undone=board.undone,
+        viewer=viewer_for(game),
+        all_agreed=board.all_agreed,
         notice=notice,
         reassign=reassign,
-        done=done,
+        done=board.just_saved,
     )
 
 
@@ -51,7 +44,7 @@ def scoreboard_page(token, game_id, status=200, notice=None, reassign=None, just
 def game_new(token):
     crew = load_crew(token)
     form = GameForm().fill(house_rules(crew))
-    return render("games/new.html", crew=crew, form=form, players=crew_store.players(crew["id"]))
+    return render("games/new.html", crew=crew, form=form, players=crew_service.players(crew["id"]))
 
 
 @bp.post("")
@@ -61,11 +54,9 @@ def game_create(token):
     if not form.validate_on_submit():
         return render(
             "games/new.html", "game_form", status=422, crew=crew, form=form,
-            players=crew_store.players(crew["id"]),
+            players=crew_service.players(crew["id"]),
         )
-    game_id = game_store.create_game(
-        crew["id"], form.names(), int(form.first_dealer.data), form.house_rules()
-    )
+    game_id = game_service.start(crew["id"], form.names(), int(form.first_dealer.data), form.house_rules())
     return see_other(url_for("games.game_show", token=token, game_id=game_id))
 
 
@@ -94,9 +85,8 @@ def seat_take(token, game_id, seat):
     if seat not in range(PLAYERS):
         abort(404)
     try:
-        with write() as db:
-            seat_store.take(db, game_id, seat, device_id(), force=request.form.get("force") == "1")
-    except seat_store.SeatTaken:
+        phones.take_seat(game_id, seat, device_id(), force=request.form.get("force") == "1")
+    except phones.SeatTaken:
         return scoreboard_page(
             token, game_id, status=409,
             notice=f"{game['names'][seat]}'s seat is in use on another phone.", reassign=seat,
@@ -107,8 +97,7 @@ def seat_take(token, game_id, seat):
 @bp.post("/<int:game_id>/seats/leave")
 def seat_leave(token, game_id):
     load_game(token, game_id)
-    with write() as db:
-        seat_store.leave(db, game_id, device_id())
+    phones.leave_seat(game_id, device_id())
     return scoreboard_page(token, game_id)
 
 
@@ -127,8 +116,5 @@ def round_start(token, game_id):
 def game_rematch(token, game_id):
     """A new game with the same seats and house rules, and the deal moved on one seat."""
     crew, game = load_game(token, game_id)
-    new_id = game_store.create_game(
-        crew["id"], game["names"], rematch_first_dealer(game["first_dealer"]), house_rules(game),
-        rematch_of=game_id,
-    )
+    new_id = game_service.rematch(crew["id"], game)
     return see_other(url_for("games.game_show", token=token, game_id=new_id))

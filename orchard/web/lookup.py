@@ -1,15 +1,15 @@
 """Finding a crew by its link and a game inside it; anything else is a plain 404."""
 from flask import abort, g, session
 
-from orchard.store import crews as crew_store
-from orchard.store import games as game_store
+from orchard.services import crews as crew_service
+from orchard.services import games as game_service
 
 REMEMBERED_MAX = 12
 
 
 def load_crew(token):
     """The crew behind a link, kept on g; a wrong token is a plain 404."""
-    crew = crew_store.crew_by_token(token)
+    crew = crew_service.by_link(token)
     if crew is None:
         abort(404)
     g.crew = crew
@@ -28,7 +28,7 @@ def _remember(crew):
 
 def load_game(token, game_id):
     crew = load_crew(token)
-    game = game_store.game(crew["id"], game_id)
+    game = game_service.find(crew["id"], game_id)
     if game is None:
         abort(404)
     return crew, game

@@ -1,16 +1,13 @@
 """Keeping pages safe on the open internet: response headers, a limit on guessing crew links,
 and the optional passphrase for starting crews."""
-import functools
 import hmac
-import os
 from urllib.parse import urlsplit
 
 from flask import abort, current_app, request
-from limits import parse as parse_limit
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from orchard.store.limits import SharedCounter, limits_path
+from orchard.services.allowances import Allowances, counter_file
 from orchard.web.render import render_error
 
 # Every form here is a few short fields; a restore upload is one crew's JSON export.
@@ -84,7 +81,6 @@ def refuse_json_bodies():
         abort(415)
 
 
-parse = functools.lru_cache(maxsize=64)(parse_limit)  # "30 per minute" -> amount and seconds
 
 # Files that are the same for everyone reveal nothing about crews: no need to look at the count.
 # A health probe is answered even from an address that used up its guesses.
@@ -102,9 +98,7 @@ def refuse_guessers(endpoint, values):
     wrong one answer alike."""
     if endpoint in UNGUARDED_ENDPOINTS:
         return
-    limit = parse(current_app.config["GUESS_LIMIT"])
-    counter = current_app.extensions["orchard_limits"]
-    if counter.count("GUESS_LIMIT", _address(), limit.get_expiry()) >= limit.amount:
+    if not current_app.extensions["orchard_limits"].left("GUESS_LIMIT", current_app.config["GUESS_LIMIT"], _address()):
         abort(429)
 
 
@@ -112,8 +106,7 @@ def count_guesses(response):
     """Only answers that found nothing count towards the limit: phones polling a real crew
     every few seconds never run into it."""
     if response.status_code == 404:
-        limit = parse(current_app.config["GUESS_LIMIT"])
-        current_app.extensions["orchard_limits"].hit("GUESS_LIMIT", _address(), limit.get_expiry())
+        current_app.extensions["orchard_limits"].spend("GUESS_LIMIT", current_app.config["GUESS_LIMIT"], _address())
     return response
 
 
@@ -150,11 +143,10 @@ TOO_MANY_CREWS = "This address has started many crews lately: wait a while befor
 def _allowance(setting, test_only=False):
     """Count one against this address's allowance named by a config setting ("10 per hour"),
     or only look; False once it is used up."""
-    limit = parse(current_app.config[setting])
-    counter = current_app.extensions["orchard_limits"]
+    allowances = current_app.extensions["orchard_limits"]
     if test_only:
-        return counter.count(setting, _address(), limit.get_expiry()) < limit.amount
-    return counter.hit(setting, _address(), limit.get_expiry()) <= limit.amount
+        return allowances.left(setting, current_app.config[setting], _address())
+    return allowances.spend(setting, current_app.config[setting], _address())
 
 
 def too_many_guesses(error):
@@ -164,8 +156,8 @@ def too_many_guesses(error):
 def init_app(app):
     if app.config["MAX_CONTENT_LENGTH"] is None:  # Flask's default is no limit at all
         app.config["MAX_CONTENT_LENGTH"] = FORM_BODY_MAX
-    # The counters every worker process on this database shares (see store/limits.py).
-    app.config.setdefault("LIMITS_DATABASE", limits_path(app.config["DATABASE"]))
+    # The counters every worker process on this database shares (orchard/services/allowances.py).
+    app.config.setdefault("LIMITS_DATABASE", counter_file(app.config["DATABASE"]))
     app.config.setdefault("PASSPHRASE_LIMIT", "10 per 10 minutes")
     if app.config["TRUSTED_PROXY"]:
         app.wsgi_app = TrustedProxy(app.wsgi_app, app.config["TRUSTED_PROXY"])
@@ -173,7 +165,7 @@ def init_app(app):
     app.before_request(limit_request_body)
     app.before_request(refuse_json_bodies)
     # One counter per address across every page, so guessing many different links adds up.
-    app.extensions["orchard_limits"] = SharedCounter(app, app.config["LIMITS_DATABASE"])
+    app.extensions["orchard_limits"] = Allowances(app, app.config["LIMITS_DATABASE"])
     app.url_value_preprocessor(refuse_guessers)
     app.after_request(count_guesses)
     app.register_error_handler(429, too_many_guesses)

@@ -5,14 +5,13 @@ import gzip
 import hashlib
 import json
 import re
-import sqlite3
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
 from flask import Blueprint, abort, current_app, make_response, render_template, url_for
 
-from orchard import store
+from orchard.services import health
 from orchard.web.assets import ONE_YEAR, accepts_gzip
 
 bp = Blueprint("static_files", __name__)
@@ -115,10 +114,9 @@ def robots():
 @bp.get("/healthz")
 def healthz():
     """200 "ok" when the database answers a read of its crews, else 503: for an uptime probe."""
-    try:
-        store.get_db().execute("SELECT count(*) FROM (SELECT 1 FROM crews LIMIT 1)").fetchone()
-    except sqlite3.Error as error:
-        current_app.logger.error("Health probe: the database does not answer (%s)", error)
+    trouble = health.database_trouble()
+    if trouble:
+        current_app.logger.error("Health probe: the database does not answer (%s)", trouble)
         response = make_response("the database does not answer\n", 503)
     else:
         response = make_response("ok\n")

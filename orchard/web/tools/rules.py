@@ -7,8 +7,7 @@ from orchard.scoring import (
     RANKS, SUIT_NAMES, SUIT_SYMBOLS, SUITS, HouseRules, auction, game_result, legal_call_error, parse_call, parse_card,
     rank_value, score_counts, trick_winner,
 )
-from orchard.store import games as game_store
-from orchard.store import rounds as round_store
+from orchard.services import games as game_service
 
 from ..lookup import load_crew
 from ..render import render
@@ -19,13 +18,7 @@ from . import bp
 @bp.get("/c/<token>/tools/")
 def tools_index(token):
     crew = load_crew(token)
-    recent = None
-    for game in game_store.games(crew["id"]):
-        saved = round_store.scored(game["id"])
-        if saved:
-            recent = (game, saved)
-            break
-    return render("tools/index.html", crew=crew, recent=recent)
+    return render("tools/index.html", crew=crew, recent=game_service.latest_saved(crew["id"]))
 
 
 # The rule book's worked examples (RULES.md, section 2): target rank and won ranks. The scores

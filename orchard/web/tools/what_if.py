@@ -5,11 +5,11 @@ from flask import abort, request, url_for
 from wtforms import StringField
 from wtforms.validators import ValidationError
 
-from orchard.store.rounds import engine_hand, hand_score, round_problems
+from orchard.scoring.entries import engine_hand, hand_score, round_problems
 from orchard.scoring import (
     DECK, RANKS, SUIT_SYMBOLS, CardError, PileError, parse_card, parse_rank, rank_name, score_round,
 )
-from orchard.store import rounds as round_store
+from orchard.services import rounds as round_service
 
 from ..lookup import load_game
 
@@ -71,10 +71,7 @@ def _seat(text):
 
 def _recorded_round(game_id, number):
     """The saved revision of a round (also while a correction of it is open), or 404."""
-    entry = round_store.for_number(game_id, number)
-    if entry is not None and entry["status"] != round_store.SCORED:
-        saved = [row for row in round_store.scored(game_id) if row["number"] == number]
-        entry = round_store.load(saved[0]["id"]) if saved else None
+    entry = round_service.saved_revision(game_id, number)
     if entry is None:
         abort(404)
     # Moving a card needs every card known; with any hand entered by rank, ranks are moved.

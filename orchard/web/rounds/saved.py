@@ -1,12 +1,12 @@
-"""What happens to a saved round, on the rounds blueprint: a player's sign-off, a correction
+"""What happens to a saved round: a player's sign-off, a correction
 (opened and dropped), undo and bringing an undone round back."""
 from flask import abort, flash, g, url_for
 
 from orchard.services import rounds as service
 from orchard.services.rounds import Gone, Refused
 
-from .render import see_other
-from .rounds import _page, _view, bp
+from ..render import see_other
+from .page import bp, page, view_of
 
 
 @bp.post("/agree")
@@ -15,10 +15,10 @@ def round_agree(number):
     try:
         service.agree(g.game, g.viewer, number)
     except Refused as refused:
-        return _page(_view(number), status=refused.status, notice=refused.message)
+        return page(view_of(number), status=refused.status, notice=refused.message)
     except Gone:
         abort(404)
-    return _page(_view(number))
+    return page(view_of(number))
 
 
 @bp.post("/correct")
@@ -54,6 +54,6 @@ def _then_scoreboard(number, change, done):
     try:
         change(g.game, g.viewer, number)
     except Refused as refused:
-        return _page(_view(number), status=409, notice=refused.message)
+        return page(view_of(number), status=409, notice=refused.message)
     flash(done)
     return see_other(url_for("games.game_show", token=g.token, game_id=g.game["id"]))

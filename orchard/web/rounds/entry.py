@@ -1,145 +1,30 @@
-"""A round's URLs: its page, the live poll, every tap while it is entered, and saving it. What
-happens to a saved round (sign-off, correction, undo, bringing back) is in `saved_rounds`, on the
-same blueprint.
+"""A round while it is entered: its page, the live poll, a player's tab, every tap on a hand, the
+bid, a redeal and saving it. What happens to a saved round is in `saved`.
 
-Each view parses its form, calls one function of the round service (`table.rounds`) and renders
-what changed. A tap that goes through never replaces the control it came from: the answer updates
-only the display regions around it (scores, the check, the player's tab), out of band, so the page
-stays put. A refused tap puts its control back as stored, with the reason next to it.
+Each view parses its form, calls one function of the round service (`orchard.services.rounds` or
+`orchard.services.taps`) and draws what changed. A tap that goes through updates the display
+regions around its control (scores, the check, the player's tab) out of band and leaves the
+control as the player set it, so the page stays put; a refused tap swaps its control back as
+stored, out of band, with the reason next to it.
 """
-from flask import Blueprint, abort, g, make_response, render_template, request, url_for
+from flask import g, make_response, request, url_for
 
-from orchard.web.forms import BidForm, CardTapForm, CountTapForm, DoneForm, ModeForm, SaveForm, TargetForm
-from orchard.scoring import MAX_BID, PLAYERS, SUIT_SYMBOLS, CardError, GameError, parse_card, parse_rank
-from orchard.store import games as game_store
+from orchard.scoring import CardError, GameError, parse_card, parse_rank
 from orchard.services import rounds as service
 from orchard.services import taps
 from orchard.services.rounds import Gone, Refused
 from orchard.services.taps import Stale
+from orchard.web.forms import BidForm, CardTapForm, CountTapForm, DoneForm, ModeForm, SaveForm, TargetForm
 
-from .lookup import load_game
-from .render import see_other, wants_fragment
-from .viewer import poll_unchanged, viewer_for
-
-bp = Blueprint("rounds", __name__, url_prefix="/c/<token>/games/<int:game_id>/rounds/<int:number>")
-
-
-@bp.url_value_preprocessor
-def load_round_context(endpoint, values):
-    """Load the crew, the game and this phone's place at it once per request (a live poll first
-    asks whether anything changed, and loads them only when something did)."""
-    g.token = values.pop("token")
-    game_id = values.pop("game_id")
-    if endpoint == "rounds.round_live":
-        g.game_id = game_id
-        return
-    _load(game_id)
-
-
-def _load(game_id):
-    g.crew, g.game = load_game(g.token, game_id)
-    g.viewer = viewer_for(g.game)
-
-
-@bp.url_defaults
-def fill_round_ids(endpoint, values):
-    if "game" in g:
-        values.setdefault("token", g.token)
-        values.setdefault("game_id", g.game["id"])
-
-
-def _view(number, seat=None, problems=None):
-    entry = service.shown_revision(g.game, number)
-    if entry is None:
-        abort(404)
-    return service.round_view(g.game, entry, g.viewer, seat, problems)
-
-
-def _context(view, with_bid_form=True, **extra):
-    """What the round's templates read; the bid form only when the bid region is drawn."""
-    entry = view.entry
-    extra.setdefault("bid_form", None)
-    if extra["bid_form"] is None and with_bid_form:
-        extra["bid_form"] = BidForm(formdata=None)
-        if entry["bid_number"] is not None:
-            extra["bid_form"].bidder.data = str(entry["bid_seat"])
-            extra["bid_form"].number.data = entry["bid_number"]
-            extra["bid_form"].suit.data = entry["bid_suit"]
-    return {
-        "crew": g.crew, "token": g.token, "game": g.game, "view": view, "entry": entry,
-        "names": view.names, "suit_symbols": SUIT_SYMBOLS, "bid_numbers": range(1, MAX_BID + 1),
-        "round_url": url_for("rounds.round_show", number=entry["number"]),
-        # The version after this request's own change, so the poll does not fetch it again.
-        "live_version": entry.get("live_version") or game_store.game_version(g.game["id"]),
-        **extra,
-    }
-
-
-def _page(view, status=200, **extra):
-    """The whole page, or the whole round region for htmx."""
-    context = _context(view, **extra)
-    if wants_fragment():
-        body = render_template("rounds/_main.html", **context)
-        if extra.get("notice"):  # said in the bar that stays in view, too
-            body += render_template("rounds/_bar_message.html", oob=True, bar_text=extra["notice"])
-        response = make_response(body, status)
-        response.headers["HX-Retarget"] = "#round-main"
-        # A round just saved (or otherwise replaced) opens at the top, where the new totals and
-        # this phone's "I agree" are; a round still being entered keeps the player's place.
-        response.headers["HX-Reswap"] = "outerHTML" if view.entering else "outerHTML show:window:top"
-    else:
-        response = make_response(render_template("rounds/show.html", **context), status)
-    return response
-
-
-def _regions(view, *parts, status=200, **extra):
-    """Display regions swapped out of band around the control a phone just used; the poll's
-    version goes with them, so the phone's own change is not fetched again."""
-    context = _context(view, with_bid_form="_bid" in parts, oob=True, **extra)
-    # One render for every region, each an include sharing its context (a render of each region
-    # would build the whole context anew for each).
-    body = render_template("rounds/_regions.html", parts=("_poll", *parts), **context)
-    response = make_response(body, status)
-    return response
-
-
-def _not_open(number):
-    return _page(
-        _view(number), status=409,
-        notice=f"Round {number} is no longer open for entry: it was saved or changed on another "
-        "phone. This is what is stored now.",
-    )
-
-
-def _seat(seat):
-    if seat not in range(PLAYERS):
-        abort(404)
-    return seat
-
-
-def _tab_arg():
-    """The player tab a phone asks for (`?seat=`), else its own seat."""
-    raw = request.values.get("seat")
-    if raw is None:
-        return None
-    try:
-        return _seat(int(raw))
-    except ValueError:
-        abort(404)
-
-
-def _first_error(form):
-    for errors in form.errors.values():
-        if errors:
-            return errors[0]
-    return "That did not work: reload the page and try again."
-
+from ..render import see_other, wants_fragment
+from ..viewer import poll_unchanged
+from .page import bp, first_error, load, not_open, page, regions, seat_in_range, tab_arg, view_of
 
 # --- Reading ------------------------------------------------------------------------------------
 
 @bp.get("")
 def round_show(number):
-    return _page(_view(number, _tab_arg()))
+    return page(view_of(number, tab_arg()))
 
 
 @bp.get("/live")
@@ -148,14 +33,14 @@ def round_live(number):
     whole round when it was saved or replaced. A phone's own controls are never in the answer."""
     if poll_unchanged(g.token, g.game_id):
         return make_response("", 204)
-    _load(g.game_id)
-    view = _view(number, _tab_arg())
+    load(g.game_id)
+    view = view_of(number, tab_arg())
     me = request.args.get("me")
     if me is not None and str(g.viewer.seat) != me:
         # The table gave this phone's seat to another phone: its hand is private there now.
-        return _page(_view(number), notice="Your seat was moved to another phone.")
+        return page(view_of(number), notice="Your seat was moved to another phone.")
     if str(view.entry["id"]) != request.args.get("r") or not view.entering:
-        return _page(view)
+        return page(view)
     parts = ["_deal", "_bid_summary", "_tabs", "_check"]
     if request.args.get("bid_known", view.bid_key) != view.bid_key:
         parts[1] = "_bid"  # saved, changed or redealt on another phone: this phone's form is out of date
@@ -165,7 +50,7 @@ def round_live(number):
         parts.append("_hand_notice")
     elif view.hidden and view.remaining:
         parts.append("_hand_result")  # the other phones are all in: the rest of the cards is offered
-    return _regions(view, *parts, changed_elsewhere=True)
+    return regions(view, *parts, changed_elsewhere=True)
 
 
 def _changed_elsewhere(hand):
@@ -179,16 +64,16 @@ def _changed_elsewhere(hand):
 @bp.get("/hands/<int:seat>")
 def hand_show(number, seat):
     """A player's tab: their hand's controls, with the tabs and the poll following."""
-    view = _view(number, _seat(seat))
+    view = view_of(number, seat_in_range(seat))
     if not view.entering or not wants_fragment():
-        return _page(view)
-    return _regions(view, "_tabs", "_hand")
+        return page(view)
+    return regions(view, "_tabs", "_hand")
 
 
 def _opened(view):
     """The next hand's tab, opened by the first target of the hand before it: its controls, the tabs
     and the check, and word to app.js to bring the new hand's top into view."""
-    response = _regions(view, "_tabs", "_hand", "_check")
+    response = regions(view, "_tabs", "_hand", "_check")
     response.headers["HX-Trigger-After-Settle"] = "orchard:hand-opened"
     return response
 
@@ -198,17 +83,17 @@ def _opened(view):
 def _tap(number, seat, form, apply, control):
     """One tap on a hand: the form's shape, then the service's judgement. The answer updates the
     regions around the control; a refusal puts the control back as stored and says why next to it."""
-    seat = _seat(seat)
+    seat = seat_in_range(seat)
     if not form.validate_on_submit():
-        return _refused(number, seat, _first_error(form), control, 422)
+        return _refused(number, seat, first_error(form), control, 422)
     try:
         entry, problems, *opens = apply(form)
         next_tab = opens[0] if opens else None
     except Gone:
-        return _not_open(number)
+        return not_open(number)
     except Stale as stale:
-        view = _view(number, seat)
-        return _regions(view, "_tabs", "_check", "_hand", status=409, hand_notice=stale.message)
+        view = view_of(number, seat)
+        return regions(view, "_tabs", "_check", "_hand", status=409, hand_notice=stale.message)
     except Refused as refused:
         return _refused(number, seat, refused.message, control, refused.status)
     if next_tab is not None:
@@ -219,16 +104,16 @@ def _tap(number, seat, form, apply, control):
         parts.append("_target_summary")
         if view.hand["mode"] == "exact":
             parts.append("_card_grid")  # the grid marks the target card as taken
-    return _regions(view, *parts, control=control, message_text="", bar_text="")
+    return regions(view, *parts, control=control, message_text="", bar_text="")
 
 
 def _refused(number, seat, message, control, status):
     """The control as stored, and why, next to it (the bar below is cleared: it never repeats a
     refusal over the control it concerns)."""
-    view = _view(number, seat)
+    view = view_of(number, seat)
     if not view.entering:
-        return _not_open(number)
-    return _regions(view, "_control", "_bar_message", status=status, control=control, message_text=message,
+        return not_open(number)
+    return regions(view, "_control", "_bar_message", status=status, control=control, message_text=message,
                     bar_text="")
 
 
@@ -238,7 +123,7 @@ def card_update(number, seat, code):
     try:
         code = parse_card(code).code
     except CardError as error:
-        return _refused(number, _seat(seat), str(error), {"kind": "none"}, 422)
+        return _refused(number, seat_in_range(seat), str(error), {"kind": "none"}, 422)
     control = {"kind": "card", "code": code, "slot": f"suit-{code[-1]}"}
     return _tap(number, seat, CardTapForm(), lambda form: taps.set_card(
         g.game, g.viewer, number, seat, code, form.held.data, form.based_on.data), control)
@@ -250,7 +135,7 @@ def count_update(number, seat, rank):
     try:
         rank = parse_rank(rank)
     except CardError as error:
-        return _refused(number, _seat(seat), str(error), {"kind": "none"}, 422)
+        return _refused(number, seat_in_range(seat), str(error), {"kind": "none"}, 422)
     control = {"kind": "rank", "rank": rank, "slot": f"rank-{rank}"}
     return _tap(number, seat, CountTapForm(), lambda form: taps.set_count(
         g.game, g.viewer, number, seat, rank, form.count.data, form.based_on.data), control)
@@ -275,7 +160,7 @@ def mode_update(number, seat):
     """Quick or exact entry for this one hand."""
     form = ModeForm()
     if not form.validate_on_submit():
-        return _refused(number, _seat(seat), _first_error(form), {"kind": "none", "slot": "mode"}, 422)
+        return _refused(number, seat_in_range(seat), first_error(form), {"kind": "none", "slot": "mode"}, 422)
     return _hand_change(number, seat, "mode", lambda: taps.set_hand_mode(
         g.game, g.viewer, number, seat, form.mode.data))
 
@@ -292,21 +177,21 @@ def _hand_change(number, seat, slot, apply, parts=("_tabs", "_check", "_hand")):
     that it changes are drawn again; a refusal is said next to the `slot` control. (The rest of
     the cards leaves the target step as the player has it, open or folded, so nothing above the
     grid moves.)"""
-    seat = _seat(seat)
+    seat = seat_in_range(seat)
     try:
         entry, problems = apply()
     except Gone:
-        return _not_open(number)
+        return not_open(number)
     except Refused as refused:
         return _refused(number, seat, refused.message, {"kind": "none", "slot": slot}, refused.status)
     view = service.round_view(g.game, entry, g.viewer, seat, problems)
-    return _regions(view, *parts)
+    return regions(view, *parts)
 
 
 @bp.post("/hands/<int:seat>/done")
 def hand_done(number, seat):
     """Mark a hand as all in (or open it again); the fourth "all in" saves the round."""
-    seat = _seat(seat)
+    seat = seat_in_range(seat)
     form = DoneForm()
     form.validate_on_submit()
     try:
@@ -314,13 +199,13 @@ def hand_done(number, seat):
     except GameError as error:
         return _refused(number, seat, str(error), {"kind": "none", "slot": "done"}, 409)
     except Gone:
-        return _not_open(number)
+        return not_open(number)
     except Refused as refused:
         return _refused(number, seat, refused.message, {"kind": "none", "slot": "done"}, refused.status)
     view = service.round_view(g.game, entry, g.viewer, seat)
     if not view.entering:
-        return _page(view)
-    return _regions(view, "_tabs", "_check", "_hand_result")
+        return page(view)
+    return regions(view, "_tabs", "_check", "_hand_result")
 
 
 # --- The round as a whole -----------------------------------------------------------------------
@@ -337,15 +222,15 @@ def bid_update(number):
         except Refused as refused:
             form.number.errors.append(refused.message)
         except Gone:
-            return _not_open(number)
-    view = _view(number, _tab_arg())
+            return not_open(number)
+    view = view_of(number, tab_arg())
     if form.errors:
-        return _regions(view, "_bid", "_deal", "_check", status=422, bid_form=form)
+        return regions(view, "_bid", "_deal", "_check", status=422, bid_form=form)
     if not request.form.get("bid_known", "None").startswith("None"):
         # A change to a bid already shown: the form stays open as the player has it.
-        return _regions(view, "_bid_summary", "_bid_known", "_deal", "_check")
+        return regions(view, "_bid_summary", "_bid_known", "_deal", "_check")
     # A first bid folds to one line, which takes the focus from the choice it hides.
-    return _regions(view, "_bid", "_deal", "_check", bid_saved=True)
+    return regions(view, "_bid", "_deal", "_check", bid_saved=True)
 
 
 @bp.post("/redeal")
@@ -353,34 +238,32 @@ def redeal_create(number):
     try:
         entry, same_dealer = service.redeal(g.game, g.viewer, number)
     except Gone:
-        return _not_open(number)
+        return not_open(number)
     again = "same dealer" if same_dealer else "the deal moves on"
-    view = service.round_view(g.game, entry, g.viewer, _tab_arg())
-    return _regions(view, "_bid", "_deal", "_check", notice=f"Everyone passed: {again}, deal again and bid.")
+    view = service.round_view(g.game, entry, g.viewer, tab_arg())
+    return regions(view, "_bid", "_deal", "_check", notice=f"Everyone passed: {again}, deal again and bid.")
 
 
 @bp.post("/save")
 def round_save(number):
     form = SaveForm()
     if not form.validate_on_submit():
-        return _regions(_view(number), "_check", status=422, save_message="Reload the page and save again.")
+        return regions(view_of(number), "_check", status=422, save_message="Reload the page and save again.")
     try:
         problems = service.save(g.game, g.viewer, number, form.version.data)
     except GameError as error:
-        return _regions(_view(number), "_check", status=409,
+        return regions(view_of(number), "_check", status=409,
                         save_message=f"{error}: undo the later rounds first, then save this correction.")
     except Gone:
-        return _page(
-            _view(number), status=409,
+        return page(
+            view_of(number), status=409,
             notice=f"Round {number} changed on another phone before this save: nothing was "
             "overwritten. Check what is stored now, then save again if needed.",
         )
     if problems:
-        return _regions(_view(number, _tab_arg(), problems), "_check", status=422, tried_save=True,
+        return regions(view_of(number, tab_arg(), problems), "_check", status=422, tried_save=True,
                         save_message="This round cannot be saved yet: fix the problems listed here.")
     # "Round N saved." goes with the scoreboard's address, not in a flash: a flash would write
     # the session cookie here and again where the scoreboard shows it, for every round saved.
     return see_other(url_for("games.game_show", token=g.token, game_id=g.game["id"], saved=number))
 
-
-from . import saved_rounds  # noqa: E402,F401  (its routes join this blueprint)
