@@ -28,8 +28,13 @@ def backup(path):
     from orchard.settings import SettingError
     from orchard.store.backup import BackupError, backup as copy
 
+    from pathlib import Path
+
     try:
         database = database_path()
+        if not Path(database).is_file():
+            raise click.ClickException(f"Nothing was copied: there is no database at {database} "
+                                       "(set ORCHARD_DATABASE to the one the server uses).")
         target = copy(database, path)
     except (BackupError, SettingError) as error:
         raise click.ClickException(str(error)) from None
