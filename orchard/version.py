@@ -1,2 +1,2 @@
 """Orchard's version: the newest entry of CHANGELOG.md (tests/test_version.py holds them together)."""
-__version__ = "1.0.0"
+__version__ = "2.0.0"
