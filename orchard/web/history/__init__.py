@@ -1,8 +1,8 @@
 """A crew's history: game nights and search, each game as recorded, players' numbers and
 head-to-heads, charts, and export and restore.
 
-Every page is read from `store.history` and `store.stats` (SQL over one cached row per player
-per game) and drawn by `charts` (server-side SVG); every rule still comes from `scoring`.
+Every page asks a service (`services.history`, `players`, `ratings`, `records`, `transfer`) and
+is drawn by `charts` (server-side SVG); every rule still comes from `scoring`.
 """
 from flask import Blueprint
 

@@ -3,14 +3,10 @@ its bid, trump, targets and breakdowns; its note; abandoning and resuming."""
 from flask import flash, make_response, url_for
 
 from orchard.web import charts
-from orchard.scoring import ratings
 from orchard.web import result_card
-from orchard.store.rounds import hand_score
-from orchard.services.games import game_standing
+from orchard.scoring.entries import hand_score
 from orchard.scoring import format_points
-from orchard.store import games as game_store
-from orchard.store import history as history_store
-from orchard.store import ratings as rating_store
+from orchard.services import history as history_service
 
 from . import bp
 from .common import night_date
@@ -23,27 +19,22 @@ from ..render import render, see_other
 @bp.get("/c/<token>/history/games/<int:game_id>")
 def game_record_show(token, game_id):
     crew, game = load_game(token, game_id)
-    rounds = history_store.recorded_rounds(game_id)
-    standing = game_standing(game, rounds)
-    names = game["names"]
-    seats = history_store.seated_players(game_id)
-    changes = rating_store.game_changes(crew["id"], game_id) if crew["ratings"] else {}
+    record = history_service.game_record(crew, game)
+    rounds, standing = record.rounds, record.standing
     return render(
         "history/game.html",
         crew=crew,
         game=game,
-        seats=seats,
-        # seat -> what this game did to the player's rating, once that rating is shown
-        rating_changes={seat["seat"]: changes[seat["player_id"]] for seat in seats
-                        if seat["player_id"] in changes and ratings.shown(changes[seat["player_id"]].games)},
+        seats=record.seats,
+        rating_changes=record.rating_changes,
         rounds=rounds,
         breakdowns={row["id"]: [hand_score(hand) for hand in row["hands"]]
                     for row in rounds},
         standing=standing,
-        chart=charts.running_totals_chart(names, standing.running, game["goal"]),
+        chart=charts.running_totals_chart(game["names"], standing.running, game["goal"]),
         chart_rows=[[row["number"], *(format_points(total) for total in running)]
                     for row, running in zip(rounds, standing.running)],
-        note=history_store.note("game", game_id),
+        note=record.note,
         note_form=NoteForm(formdata=None),
     )
 
@@ -59,7 +50,7 @@ def game_note_update(token, game_id):
 def game_abandon(token, game_id):
     """Stop a game without a winner: it stays in the history, read-only, out of the stats."""
     crew, game = load_game(token, game_id)
-    if game_store.abandon(game_id):
+    if history_service.abandon(game_id):
         flash("Game abandoned. It stays in the history; resume it from here at any time.")
     return see_other(url_for("history.game_record_show", token=token, game_id=game_id))
 
@@ -68,7 +59,7 @@ def game_abandon(token, game_id):
 def game_resume(token, game_id):
     """Put an abandoned game back in play and go to its scoreboard."""
     crew, game = load_game(token, game_id)
-    game_store.resume(game_id)
+    history_service.resume(game_id)
     return see_other(url_for("games.game_show", token=token, game_id=game_id))
 
 
@@ -80,7 +71,7 @@ def game_card_show(token, game_id):
         response = make_response("This game is not finished: its result card comes with its winner.\n", 409)
         response.mimetype = "text/plain"
         return response
-    standing = game_standing(game, history_store.recorded_rounds(game_id))
+    standing = history_service.final_standing(game)
     png = result_card.draw(result_card.CardGame(
         crew_name=crew["name"], date=night_date(game["created"]), goal=game["goal"],
         names=tuple(game["names"]), totals=tuple(standing.totals), order=tuple(standing.order),

@@ -1,9 +1,8 @@
 """The history list: game nights newest first, a search, and a short note on a night."""
 from flask import abort, request, url_for
 
-from orchard.store import crews as crew_store
-from orchard.store import history as history_store
-from orchard.store.history import Search
+from orchard.services import history as history_service
+from orchard.services import players as player_service
 
 from . import bp
 from .common import real_id
@@ -17,14 +16,14 @@ from ..render import render
 def history_list(token):
     """Nights newest first; with a search, only the nights and games that match."""
     crew = load_crew(token)
-    players = crew_store.players(crew["id"])
+    players = player_service.crew_players(crew["id"])
     form = SearchForm(formdata=request.args).offer(players)
     valid = form.validate()
-    search = _search(form) if valid else Search()
+    search = _search(form) if valid else {}
     page = request.args.get("page", 1, type=int)
     if page < 1:
         abort(404)
-    listing = history_store.nights(crew["id"], search, page)
+    nights = history_service.nights(crew["id"], page, **search)
     asked = {key: value for key, value in request.args.items() if key != "page" and value}
     return render(
         "history/list.html",
@@ -33,19 +32,18 @@ def history_list(token):
         crew=crew,
         form=form,
         players=players,
-        listing=listing,
+        listing=nights.listing,
         page=page,
-        searching=search.active,
+        searching=nights.searching,
         page_url=lambda n: url_for("history.history_list", token=token, page=n, **asked),
         note_form=NoteForm(formdata=None),
     )
 
 
 def _search(form):
-    return Search(
-        player=form.player.data, since=form.since.data, until=form.until.data,
-        ahead=form.ahead.data, behind=form.behind.data,
-    )
+    """What a valid search form asks, as history_service.nights takes it."""
+    return {"player": form.player.data, "since": form.since.data, "until": form.until.data,
+            "ahead": form.ahead.data, "behind": form.behind.data}
 
 
 @bp.post("/c/<token>/history/nights/<int:game_id>/note")
@@ -53,6 +51,6 @@ def night_note_update(token, game_id):
     """A short note on a night ("at Dana's, 3 bottles of cider"); an empty note removes it.
     A night is known by the game that opened it."""
     crew = load_crew(token)
-    if not history_store.is_night(crew["id"], real_id(game_id)):
+    if not history_service.is_night(crew["id"], real_id(game_id)):
         abort(404)
     return note_answer(crew, "night", game_id, url_for("history.history_list", token=token))

@@ -1,7 +1,7 @@
 """Saving a note on a game or a night: the note box again for htmx, else back to the page."""
 from flask import flash, url_for
 
-from orchard.store import history as history_store
+from orchard.services import history as history_service
 
 from .forms import NoteForm
 from ..render import render, see_other, wants_fragment
@@ -19,9 +19,9 @@ def note_answer(crew, kind, subject_id, back):
     if not form.validate_on_submit():
         return render("history/note.html", "note", status=422, form=form,
                       note=form.text.data, **context)
-    history_store.set_note(crew["id"], kind, subject_id, form.text.data)
+    note = history_service.save_note(crew["id"], kind, subject_id, form.text.data)
     if wants_fragment():
         return render("history/note.html", "note", form=NoteForm(formdata=None),
-                      note=form.text.data or None, saved=True, **context)
-    flash("Note saved." if form.text.data else "Note removed.")
+                      note=note, saved=True, **context)
+    flash("Note saved." if note else "Note removed.")
     return see_other(back)

@@ -5,10 +5,7 @@ from flask import abort, flash, url_for
 from orchard.web import charts
 from orchard.scoring import ratings
 from orchard.scoring import format_points
-from orchard.store import crews as crew_store
-from orchard.store import players as player_store
-from orchard.store import ratings as rating_store
-from orchard.store import stats
+from orchard.services import players as player_service
 
 from . import bp
 from .common import real_id, short_date
@@ -20,7 +17,7 @@ from ..render import render, see_other
 def load_player(token, player_id):
     """The crew and its player; another crew's player is a plain 404."""
     crew = load_crew(token)
-    player = player_store.player(crew["id"], real_id(player_id))
+    player = player_service.find(crew["id"], real_id(player_id))
     if player is None:
         abort(404)
     return crew, player
@@ -29,7 +26,7 @@ def load_player(token, player_id):
 @bp.get("/c/<token>/players")
 def players_list(token):
     crew = load_crew(token)
-    return render("history/players.html", crew=crew, players=stats.overview(crew["id"]))
+    return render("history/players.html", crew=crew, players=player_service.overview(crew["id"]))
 
 
 @bp.get("/c/<token>/players/<int:player_id>")
@@ -38,28 +35,24 @@ def player_show(token, player_id):
     return player_page(crew, player)
 
 
+def _dated(rows):
+    """Rows with a "created" time, each with its short local date as "date" (the charts' labels)."""
+    return [{**row, "date": short_date(row["created"])} for row in rows]
+
+
 def player_page(crew, player, status=200, rename_form=None, merge_form=None, block=None):
-    summary = stats.summary(player["id"])
-    recent = stats.recent_games(player["id"])
-    for game in recent:
-        game["date"] = short_date(game["created"])
-    players = crew_store.players(crew["id"])
-    rated = [{"mu": change.mu, "sigma": change.sigma, "games": change.games, "game_id": change.game_id}
-             for change in (rating_store.player_history(crew["id"], player["id"], stats.CHART_GAMES)
-                            if crew["ratings"] else [])]
-    dates = stats.game_dates([change["game_id"] for change in rated])
-    for change in rated:
-        change["date"] = short_date(dates[change["game_id"]])
-    rated = [change for change in rated if ratings.shown(change["games"])]
+    page = player_service.player_page(crew, player)
+    recent = _dated(page.recent)
+    rated = _dated(page.ratings)
     return render(
         "history/player.html",
         block,
         status=status,
         crew=crew,
         player=player,
-        summary=summary,
-        extremes=stats.extreme_rounds(player["id"], summary["best_round"], summary["worst_round"]),
-        form_games=recent[-stats.FORM_GAMES:][::-1],
+        summary=page.summary,
+        extremes=page.extremes,
+        form_games=page.form_games,
         chart=charts.finishing_totals_chart(player["name"], recent),
         chart_rows=[[game["date"], format_points(game["total"]), "won" if game["won"] else
                      f"place {game['place']}"] for game in recent[::-1]],
@@ -69,24 +62,24 @@ def player_page(crew, player, status=200, rename_form=None, merge_form=None, blo
         rating_rows=[[change["date"], f"{change['mu']:.1f}", ratings.in_words(
             change["mu"], change["sigma"], change["games"])] for change in rated[::-1]],
         shown_after=ratings.SHOWN_AFTER,
-        others=[p for p in players if p["id"] != player["id"]],
+        others=page.others,
         rename_form=rename_form or RenameForm(formdata=None, name=player["name"]),
-        merge_form=merge_form or MergeForm(formdata=None).offer(players, player["id"]),
+        merge_form=merge_form or MergeForm(formdata=None).offer(page.players, player["id"]),
     )
 
 
 @bp.get("/c/<token>/players/<int:player_id>/vs/<int:other_id>")
 def versus_show(token, player_id, other_id):
     crew, player = load_player(token, player_id)
-    other = player_store.player(crew["id"], real_id(other_id))
-    if other is None or other_id == player_id:
+    versus = player_service.versus(crew["id"], player_id, real_id(other_id))
+    if versus is None:
         abort(404)
     return render(
         "history/versus.html",
         crew=crew,
         player=player,
-        other=other,
-        duel=stats.head_to_head(player_id, other_id),
+        other=versus.other,
+        duel=versus.duel,
     )
 
 
@@ -96,8 +89,8 @@ def player_rename(token, player_id):
     form = RenameForm()
     if form.validate_on_submit():
         try:
-            player_store.rename(crew["id"], player_id, form.name.data)
-        except player_store.NameTaken:
+            player_service.rename(crew["id"], player_id, form.name.data)
+        except player_service.NameTaken:
             form.name.errors.append(f"Another player of this crew is already called {form.name.data}.")
         else:
             flash(f"{player['name']} is now called {form.name.data}.")
@@ -109,18 +102,17 @@ def player_rename(token, player_id):
 def player_merge(token, player_id):
     """Fold another player (the same person under another name) into this one."""
     crew, player = load_player(token, player_id)
-    form = MergeForm().offer(crew_store.players(crew["id"]), player_id)
+    form = MergeForm().offer(player_service.crew_players(crew["id"]), player_id)
     if form.validate_on_submit():
-        other = player_store.player(crew["id"], form.other.data)
         try:
-            moved = player_store.merge(crew["id"], player_id, other["id"])
-        except player_store.SharedGame as shared:
+            merged = player_service.merge(crew["id"], player_id, form.other.data)
+        except player_service.TwoPeople as two:
             form.other.errors.append(
-                f"{player['name']} and {other['name']} both played game {shared.game_id}, "
+                f"{player['name']} and {two.other['name']} both played game {two.game_id}, "
                 "so they are two people: nothing was merged."
             )
             return player_page(crew, player, status=409, merge_form=form, block="merge")
-        games = "1 game" if moved == 1 else f"{moved} games"
-        flash(f"{other['name']} merged into {player['name']}: {games} moved, nothing lost.")
+        games = "1 game" if merged.games == 1 else f"{merged.games} games"
+        flash(f"{merged.other['name']} merged into {player['name']}: {games} moved, nothing lost.")
         return see_other(url_for("history.player_show", token=token, player_id=player_id))
     return player_page(crew, player, status=422, merge_form=form, block="merge")

@@ -2,7 +2,7 @@
 from flask import flash, url_for
 
 from orchard.scoring import ratings
-from orchard.store import ratings as rating_store
+from orchard.services import ratings as rating_service
 
 from . import bp
 from .forms import RatingsSettingForm
@@ -17,13 +17,13 @@ def ladder_show(token):
 
 
 def ladder_page(crew, form, status=200):
-    entries = rating_store.ladder(crew["id"]) if crew["ratings"] else []
+    ladder = rating_service.ladder(crew)
     return render(
         "history/ladder.html",
         status=status,
         crew=crew,
-        rated=[e for e in entries if e["shown"]],
-        unrated=[e for e in entries if not e["shown"]],
+        rated=ladder.rated,
+        unrated=ladder.unrated,
         shown_after=ratings.SHOWN_AFTER,
         careful_sigmas=ratings.CAREFUL_SIGMAS,
         form=form,
@@ -38,7 +38,7 @@ def ratings_setting_update(token):
     if not form.validate_on_submit():
         return ladder_page(crew, form, status=422)
     enabled = form.ratings.data == "on"
-    rating_store.set_enabled(crew["id"], enabled)
+    rating_service.switch(crew["id"], enabled)
     flash("Ratings are on." if enabled else "Ratings are off: no page shows them until they are on again.")
     return see_other(url_for("history.ladder_show", token=token))
 

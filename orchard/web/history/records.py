@@ -1,5 +1,5 @@
 """The crew's records, each linking to the round it came from."""
-from orchard.store import records as record_store
+from orchard.services import records as record_service
 
 from . import bp
 from ..lookup import load_crew
@@ -9,5 +9,6 @@ from ..render import render
 @bp.get("/c/<token>/records")
 def records_show(token):
     crew = load_crew(token)
-    return render("history/records.html", crew=crew, records=record_store.records(crew["id"]),
-                  recent_fours=record_store.RECENT_FOURS)
+    records = record_service.crew_records(crew["id"])
+    return render("history/records.html", crew=crew, records=records.best,
+                  recent_fours=records.recent_fours)

@@ -1,12 +1,10 @@
 """Export a crew's history or one game as CSV and JSON, and restore a JSON export as a new crew."""
-import json
 import re
 
 from flask import Response, flash, stream_with_context, url_for
 
 from orchard.web import security
-from orchard.store import export as crew_export
-from orchard.store import restore as crew_restore
+from orchard.services import transfer as transfer_service
 
 from . import bp
 from .forms import RestoreForm
@@ -26,14 +24,13 @@ def _download(body, mimetype, filename):
 
 
 def _csv(crew, what, game_id=None):
-    chunks = stream_with_context(crew_export.csv_chunks(crew["id"], game_id))
+    chunks = stream_with_context(transfer_service.csv_chunks(crew["id"], game_id))
     return _download(chunks, "text/csv", _filename(crew, what, "csv"))
 
 
 def _json(crew, what, game_id=None):
-    # Compact: a long history is tens of megabytes; any JSON viewer lays it out again.
-    body = json.dumps(crew_export.export(crew["id"], game_id), ensure_ascii=False, separators=(",", ":"))
-    return _download(body + "\n", "application/json", _filename(crew, what, "json"))
+    body = transfer_service.json_text(crew["id"], game_id)
+    return _download(body, "application/json", _filename(crew, what, "json"))
 
 
 @bp.get("/c/<token>/history/export.csv")
@@ -82,10 +79,10 @@ def restore_create():
         return render("history/restore.html", "restore_form", status=429, form=form, crew=None)
     if valid:
         try:
-            crew = crew_restore.restore(form.file.data.read())
-        except crew_restore.NotJson as error:
+            crew = transfer_service.restore(form.file.data.read())
+        except transfer_service.NotJson as error:
             form.file.errors.append(str(error))
-        except crew_restore.RestoreError as error:
+        except transfer_service.RestoreError as error:
             form.file.errors.append(f"Nothing was restored. {error}")
         else:
             security.count_new_crew()
