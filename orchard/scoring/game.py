@@ -10,6 +10,7 @@ from .cards import is_whole_number
 
 TIE_RULES = ("play-on", "shared")
 MAX_GOAL = 100_000  # far beyond any real game; keeps totals in ordinary integers
+MAX_HANDS = 30  # a game cut to a number of hands (a club night's stage) is at most this long
 
 
 class GameError(ValueError):
@@ -24,6 +25,7 @@ class HouseRules:
     tie_rule: str = "play-on"
     min_bid: int = 1
     redeal_moves_deal: bool = False
+    hand_limit: int | None = None  # a club night's stage: the game ends after this many hands
 
     def __post_init__(self) -> None:
         if not is_whole_number(self.goal) or not 1 <= self.goal <= MAX_GOAL:
@@ -34,6 +36,9 @@ class HouseRules:
             raise GameError(f"The lowest bid must be from 1 to {MAX_BID}, not {self.min_bid!r}")
         if not isinstance(self.redeal_moves_deal, bool):
             raise GameError(f"Whether a redeal moves the deal is yes or no, not {self.redeal_moves_deal!r}")
+        if self.hand_limit is not None and (not is_whole_number(self.hand_limit)
+                                            or not 1 <= self.hand_limit <= MAX_HANDS):
+            raise GameError(f"A game cut short ends after 1 to {MAX_HANDS} hands, not {self.hand_limit!r}")
 
 
     def summary(self) -> list[str]:
@@ -44,7 +49,7 @@ class HouseRules:
             f"Bids from {self.min_bid}",
             "After four passes the deal moves on" if self.redeal_moves_deal
             else "After four passes the same dealer deals again",
-        ]
+        ] + ([f"Ends after {self.hand_limit} hands, whoever leads then wins"] if self.hand_limit else [])
 
 
 @dataclass(frozen=True)
@@ -82,6 +87,11 @@ def game_result(round_scores: Sequence[Sequence[int]], rules: HouseRules = House
         # leader, even if every total has since dropped below the goal again: the rule
         # book asks only for one player alone at the top, not for the goal to be held.
         if goal_reached_after is not None and (len(_leaders(totals)) == 1 or rules.tie_rule == "shared"):
+            ended_after = number
+            break
+        # A game cut to a number of hands ends after its last one, whoever leads (equal leaders
+        # share the win): there is no further hand to play it on.
+        if number == rules.hand_limit:
             ended_after = number
             break
     if ended_after is not None and ended_after < len(history):

@@ -15,6 +15,7 @@ def house_rules(row):
         tie_rule=row["tie_rule"],
         min_bid=row["min_bid"],
         redeal_moves_deal=bool(row["redeal_moves_deal"]),
+        hand_limit=row.get("hand_limit"),
     )
 
 

@@ -12,19 +12,24 @@ def create_game(crew_id, names, first_dealer, rules, rematch_of=None):
     """Store a game with its four seats (players created as needed) and the house rules it is
     played under, and return its id."""
     with write() as db:
-        player_ids = player_ids_for_names(db, crew_id, names)
-        cursor = db.execute(
-            "INSERT INTO games (crew_id, created, goal, tie_rule, min_bid, redeal_moves_deal,"
-            " first_dealer, status, rematch_of) VALUES (?, ?, ?, ?, ?, ?, ?, 'playing', ?)",
-            [crew_id, now(), rules.goal, rules.tie_rule, rules.min_bid,
-             int(rules.redeal_moves_deal), first_dealer, rematch_of],
+        return insert_game(db, crew_id, names, first_dealer, rules, rematch_of)
+
+
+def insert_game(db, crew_id, names, first_dealer, rules, rematch_of=None):
+    """create_game inside the caller's transaction."""
+    player_ids = player_ids_for_names(db, crew_id, names)
+    cursor = db.execute(
+        "INSERT INTO games (crew_id, created, goal, tie_rule, min_bid, redeal_moves_deal, hand_limit,"
+        " first_dealer, status, rematch_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'playing', ?)",
+        [crew_id, now(), rules.goal, rules.tie_rule, rules.min_bid,
+         int(rules.redeal_moves_deal), rules.hand_limit, first_dealer, rematch_of],
+    )
+    game_id = cursor.lastrowid
+    for seat, player_id in enumerate(player_ids):
+        db.execute(
+            "INSERT INTO seats (game_id, seat, player_id) VALUES (?, ?, ?)",
+            [game_id, seat, player_id],
         )
-        game_id = cursor.lastrowid
-        for seat, player_id in enumerate(player_ids):
-            db.execute(
-                "INSERT INTO seats (game_id, seat, player_id) VALUES (?, ?, ?)",
-                [game_id, seat, player_id],
-            )
     return game_id
 
 

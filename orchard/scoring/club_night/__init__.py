@@ -1,0 +1,22 @@
+"""Club night: more players than one table, seated in tables of four stage after stage, and ranked
+as one field (rule book, section "Club night").
+
+Players are any hashable keys (the store uses player ids). A stage's seating lists each table's
+four players in seat order, clockwise: seat 0 deals the table's first hand, and the player in seat
+s + 1 sits on seat s's left, so bids after them.
+"""
+
+from .draw import _splits, draw_seating
+from .ranking import Line, TableScore, placement_points, rank_night
+from .rules import (EXHAUSTIVE_LIMIT, FORMATS, LOOKAHEAD_LIMIT, LOOKAHEAD_OPTIONS, MAX_PLAYERS, MAX_STAGE_HANDS,
+                    MAX_STAGES, MIN_PLAYERS, RANKING_NAMES, RANKINGS, RESTARTS, NightError, Record, Seating,
+                    check_format, check_present, check_seating, repeat_left_neighbours, repeat_meetings,
+                    sit_out_count, swap)
+
+__all__ = [
+    "draw_seating", "_splits", "Line", "TableScore", "placement_points", "rank_night",
+    "EXHAUSTIVE_LIMIT", "FORMATS", "LOOKAHEAD_LIMIT", "LOOKAHEAD_OPTIONS", "MAX_PLAYERS", "MAX_STAGE_HANDS",
+    "MAX_STAGES", "MIN_PLAYERS", "RANKING_NAMES", "RANKINGS", "RESTARTS", "NightError", "Record", "Seating",
+    "check_format", "check_present", "check_seating", "repeat_left_neighbours", "repeat_meetings",
+    "sit_out_count", "swap",
+]

@@ -1,0 +1,211 @@
+"""Drawing a stage's seating: who sits out, the tables, and each table's seat order."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Hashable, Sequence
+from math import comb
+
+from ..rounds import PLAYERS
+from .rules import (EXHAUSTIVE_LIMIT, LOOKAHEAD_LIMIT, LOOKAHEAD_OPTIONS, RESTARTS, Record, Seating,
+                    check_present, sit_out_count)
+
+def draw_seating(present: Sequence[Hashable], earlier: Sequence[Seating] = (), seed: int = 0) -> Seating:
+    """Seat the players here for the next stage.
+
+    Sitting out: those who have played the most stages so far sit out (stages missed count as
+    sat out), so with the same players all night nobody sits out twice before everyone has sat
+    out once. Tables: the split that repeats the fewest earlier meetings at a table, by trying
+    every split when there are few (up to EXHAUSTIVE_LIMIT) and by a local search of swaps
+    between tables from several seeded starts when there are many. Seat order at each table: the
+    order with the fewest repeated left-hand neighbours, and the first deal to whoever has dealt
+    first least. The same players, stages and seed always give the same seating."""
+    check_present(present)
+    record = Record.of(earlier)
+    rng = random.Random(seed)
+    order = list(present)
+    rng.shuffle(order)  # ties are broken by a seeded draw, never by the order names were typed
+    choices = _sit_out_choices(order, record)
+    playing_count = len(order) - sit_out_count(len(order))
+    if _split_count(playing_count) * len(choices) <= EXHAUSTIVE_LIMIT:
+        cost, tables, sitting_out = _best_looking_ahead(order, choices, record, earlier)
+    else:
+        best = None
+        for sitting_out in choices:
+            playing = [player for player in order if player not in sitting_out]
+            tables, cost = _searched_split(playing, record, rng)
+            if best is None or cost < best[0]:
+                best = (cost, tables, sitting_out)
+            if cost == 0:
+                break
+        cost, tables, sitting_out = best
+    seated = tuple(_seat_order(table, record) for table in tables)
+    return Seating(tables=seated, sitting_out=tuple(p for p in order if p in sitting_out))
+
+
+def _costing(record):
+    """The repeats of a table, worked out once per set of four (a split shares its tables with
+    many others)."""
+    known = {}
+
+    def cost(table):
+        key = frozenset(table)
+        if key not in known:
+            known[key] = _table_cost(table, record)
+        return known[key]
+    return cost
+
+
+class _SplitMemo(dict):
+    """Every split of a set of players, listed once per set while a stage is drawn."""
+
+    def __call__(self, playing):
+        key = tuple(playing)
+        if key not in self:
+            self[key] = list(_splits(playing))
+        return self[key]
+
+
+def _options(order, choices, record, splits):
+    """Every (repeats, split, sitting out) for the stage, fewest repeats first (stable)."""
+    options, cost = [], _costing(record)
+    for sitting_out in choices:
+        playing = [player for player in order if player not in sitting_out]
+        for split in splits(playing):
+            options.append((sum(map(cost, split)), split, sitting_out))
+    options.sort(key=lambda option: option[0])
+    return options
+
+
+def _best_looking_ahead(order, choices, record, earlier):
+    """Of the splits with the fewest repeats now (or one more), the one that leaves the next
+    stage, with the same players, the fewest repeats: choosing on this stage alone can paint
+    the next one into a corner. Only for nights small enough to try every split."""
+    splits = _SplitMemo()
+    options = _options(order, choices, record, splits)
+    fewest = options[0][0]
+    near = [option for option in options if option[0] <= fewest + 1][:LOOKAHEAD_OPTIONS]
+    if len(near) * len(options) > LOOKAHEAD_LIMIT:
+        return options[0]
+    best = None
+    for option in near:
+        cost, split, sitting_out = option
+        after = Record.of([*earlier, Seating(tuple(split), tuple(sitting_out))])
+        next_order = order
+        lowest_next = min(_options_cost(next_order, _sit_out_choices(next_order, after), after, splits))
+        score = (cost + lowest_next, cost)
+        if best is None or score < best[0]:
+            best = (score, option)
+    return best[1]
+
+
+def _options_cost(order, choices, record, splits):
+    """The repeats of each possible next stage, stopping early at none."""
+    table_cost = _costing(record)
+    for sitting_out in choices:
+        playing = [player for player in order if player not in sitting_out]
+        for split in splits(playing):
+            cost = sum(map(table_cost, split))
+            yield cost
+            if cost == 0:
+                return
+
+
+def _sit_out_choices(order, record):
+    """The fair sets of players to sit out: the ones who have played most, and when more of
+    them tie than must sit out, a few of the possible sets (all of them when there are few)."""
+    count = sit_out_count(len(order))
+    if not count:
+        return [frozenset()]
+    by_played = sorted(order, key=lambda player: -record.played.get(player, 0))
+    cut = record.played.get(by_played[count - 1], 0)
+    sure = [p for p in by_played if record.played.get(p, 0) > cut]
+    tied = [p for p in by_played if record.played.get(p, 0) == cut]
+    need = count - len(sure)
+    combos = itertools.islice(itertools.combinations(tied, need), 12)
+    return [frozenset(sure) | frozenset(combo) for combo in combos]
+
+
+def _table_cost(table, record):
+    """The table's repeat meetings: pairs at it who have met at a table before."""
+    return sum(frozenset(pair) in record.met for pair in itertools.combinations(table, 2))
+
+
+def _searched_split(playing, record, rng):
+    """Tables of four with few repeated meetings, and that number: from several seeded starts,
+    swaps of two players between tables while a swap lowers the repeats."""
+    tables = len(playing) // PLAYERS
+    best = None
+    for _ in range(RESTARTS):
+        start = playing[:]
+        rng.shuffle(start)
+        split = [start[i * PLAYERS:(i + 1) * PLAYERS] for i in range(tables)]
+        cost = _improve(split, record)
+        if best is None or cost < best[1]:
+            best = ([tuple(table) for table in split], cost)
+        if cost == 0:
+            break
+    return best
+
+
+def _split_count(players):
+    """How many ways `players` (a multiple of four) split into unordered tables of four."""
+    count, left = 1, players
+    while left > PLAYERS:
+        count *= comb(left - 1, PLAYERS - 1)
+        left -= PLAYERS
+    return count
+
+
+def _splits(playing):
+    """Every split into tables of four, each once (the first player left always opens a table)."""
+    if not playing:
+        yield []
+        return
+    first, rest = playing[0], playing[1:]
+    for mates in itertools.combinations(rest, PLAYERS - 1):
+        left = [player for player in rest if player not in mates]
+        for split in _splits(left):
+            yield [(first, *mates), *split]
+
+
+def _improve(split, record):
+    """Swap players between tables while a swap lowers the repeats; returns the final count."""
+    met = record.met
+    cost = sum(_table_cost(table, record) for table in split)
+    improved = True
+    while improved and cost:
+        improved = False
+        for a_index, b_index in itertools.combinations(range(len(split)), 2):
+            table_a, table_b = split[a_index], split[b_index]
+            for i, a in enumerate(table_a):
+                for j, b in enumerate(table_b):
+                    delta = 0
+                    for k, x in enumerate(table_a):
+                        if k != i:
+                            delta += (frozenset((b, x)) in met) - (frozenset((a, x)) in met)
+                    for k, y in enumerate(table_b):
+                        if k != j:
+                            delta += (frozenset((a, y)) in met) - (frozenset((b, y)) in met)
+                    if delta < 0:
+                        table_a[i], table_b[j] = b, a
+                        a = b
+                        cost += delta
+                        improved = True
+    return cost
+
+
+def _seat_order(table, record):
+    """The table's seat order: fewest repeated left-hand neighbours, then the first deal to whoever
+    has dealt first least (earliest in the draw when equal)."""
+    first, *others = table
+    best = None
+    for rest in itertools.permutations(others):
+        ring = (first, *rest)
+        cost = sum(record.left_of.get((ring[s], ring[(s + 1) % PLAYERS]), 0) for s in range(PLAYERS))
+        if best is None or cost < best[0]:
+            best = (cost, ring)
+    ring = best[1]
+    dealer = min(range(PLAYERS), key=lambda s: (record.first_deals.get(ring[s], 0), table.index(ring[s])))
+    return ring[dealer:] + ring[:dealer]

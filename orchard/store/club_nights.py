@@ -1,0 +1,148 @@
+"""Club nights: the night, who is here, each stage's places and tables, the organiser's log, and the
+one read the leaderboard's live poll makes."""
+import json
+
+from . import get_db, now
+from .crews import player_ids_for_names
+
+
+def create(db, crew_id, name, format, stage_hands, ranking, seed, names):
+    """Store a night and its players (new names join the crew) in db's transaction; returns its id."""
+    night_id = db.execute(
+        "INSERT INTO club_nights (crew_id, name, created, format, stage_hands, ranking, seed)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)", [crew_id, name, now(), format, stage_hands, ranking, seed],
+    ).lastrowid
+    for player_id in player_ids_for_names(db, crew_id, names):
+        db.execute("INSERT INTO club_night_players (night_id, player_id, here, joined) VALUES (?, ?, 1, ?)",
+                   [night_id, player_id, now()])
+    log(db, night_id, "created", f"{len(names)} players: {', '.join(names)}")
+    return night_id
+
+
+def night(crew_id, night_id, db=None):
+    """The night with its players (id, name, here) in the order they joined, or None."""
+    db = db or get_db()
+    rows = list(db.query("SELECT * FROM club_nights WHERE id = ? AND crew_id = ?", [night_id, crew_id]))
+    if not rows:
+        return None
+    found = rows[0]
+    found["players"] = list(db.query(
+        "SELECT players.id, players.name, club_night_players.here FROM club_night_players"
+        " JOIN players ON players.id = club_night_players.player_id WHERE night_id = ?"
+        " ORDER BY club_night_players.joined, players.id", [night_id]))
+    return found
+
+
+def nights(crew_id):
+    """The crew's club nights, newest first, with how many players and stages each had."""
+    return list(get_db().query(
+        "SELECT club_nights.*, (SELECT count(*) FROM club_night_players WHERE night_id = club_nights.id)"
+        " AS player_count, (SELECT count(*) FROM club_night_stages WHERE night_id = club_nights.id)"
+        " AS stage_count FROM club_nights WHERE crew_id = ? ORDER BY created DESC, id DESC", [crew_id]))
+
+
+def stages(night_id, db=None):
+    """The night's stages in order, each with its places (player, table, seat) and its tables'
+    games (table -> game id, status, and the players the game seats now, in seat order)."""
+    db = db or get_db()
+    found = list(db.query("SELECT * FROM club_night_stages WHERE night_id = ? ORDER BY number", [night_id]))
+    places = {}
+    for row in db.query("SELECT * FROM club_night_places WHERE night_id = ? ORDER BY stage, table_no, seat",
+                        [night_id]):
+        places.setdefault(row["stage"], []).append(row)
+    tables = {}
+    for row in db.query(
+        "SELECT club_night_tables.stage, club_night_tables.table_no, games.id AS game_id, games.status,"
+        " (SELECT json_group_object(seat, player_id) FROM seats WHERE seats.game_id = games.id) AS seated,"
+        " (SELECT count(*) FROM rounds WHERE rounds.game_id = games.id AND rounds.status = 'scored') AS hands"
+        " FROM club_night_tables JOIN games ON games.id = club_night_tables.game_id"
+        " WHERE club_night_tables.night_id = ?", [night_id],
+    ):
+        seated = json.loads(row.pop("seated") or "{}")
+        row["players"] = [seated[seat] for seat in sorted(seated, key=int)]
+        tables.setdefault(row["stage"], {})[row["table_no"]] = row
+    for stage in found:
+        stage["places"] = places.get(stage["number"], [])
+        stage["tables"] = tables.get(stage["number"], {})
+    return found
+
+
+def results(night_id, db=None):
+    """Each table game's seats with their points and hands so far: (stage, table, game, seat,
+    player, points, hands), from the games' results that every saved round keeps current."""
+    return list((db or get_db()).query(
+        "SELECT club_night_tables.stage, club_night_tables.table_no, seats.game_id, seats.seat,"
+        " seats.player_id, coalesce(seat_results.total, 0) AS points,"
+        " coalesce(seat_results.rounds, 0) AS hands"
+        " FROM club_night_tables JOIN seats ON seats.game_id = club_night_tables.game_id"
+        " LEFT JOIN seat_results ON seat_results.game_id = seats.game_id AND seat_results.seat = seats.seat"
+        " WHERE club_night_tables.night_id = ? ORDER BY club_night_tables.stage, club_night_tables.table_no,"
+        " seats.seat", [night_id]))
+
+
+def live_mark(token_hash, night_id):
+    """What the leaderboard shows, as one short mark read in one statement: the night's own version
+    and the sum of its table games' scoreboard versions (each only ever goes up, so any change
+    anywhere moves the mark). None when the link has no such night."""
+    row = get_db().conn.execute(
+        "SELECT club_nights.version, (SELECT coalesce(sum(games.board_version), 0)"
+        " FROM club_night_tables JOIN games ON games.id = club_night_tables.game_id"
+        " WHERE club_night_tables.night_id = club_nights.id)"
+        " FROM crews JOIN club_nights ON club_nights.crew_id = crews.id"
+        " WHERE crews.token_hash = ? AND club_nights.id = ?", [token_hash, night_id]).fetchone()
+    return None if row is None else f"{row[0]}.{row[1]}"
+
+
+def changes(night_id):
+    return list(get_db().query("SELECT * FROM club_night_changes WHERE night_id = ? ORDER BY id", [night_id]))
+
+
+# --- Writes, in the caller's transaction ----------------------------------------------------
+
+def bump(db, night_id):
+    db.execute("UPDATE club_nights SET version = version + 1 WHERE id = ?", [night_id])
+
+
+def log(db, night_id, action, detail):
+    db.execute("INSERT INTO club_night_changes (night_id, at, action, detail) VALUES (?, ?, ?, ?)",
+               [night_id, now(), action, detail])
+
+
+def add_player(db, crew_id, night_id, name):
+    """Add a player by name (known to the crew or new); returns the id, or None when already in."""
+    player_id = player_ids_for_names(db, crew_id, [name])[0]
+    added = db.execute("INSERT OR IGNORE INTO club_night_players (night_id, player_id, here, joined)"
+                       " VALUES (?, ?, 1, ?)", [night_id, player_id, now()]).rowcount
+    return player_id if added else None
+
+
+def set_here(db, night_id, player_id, here):
+    return db.execute("UPDATE club_night_players SET here = ? WHERE night_id = ? AND player_id = ?",
+                      [int(here), night_id, player_id]).rowcount
+
+
+def add_stage(db, night_id, number, seating):
+    """Store a drawn stage: every player's table and seat, or sitting out (table and seat NULL)."""
+    db.execute("INSERT INTO club_night_stages (night_id, number, status, drawn) VALUES (?, ?, 'planned', ?)",
+               [night_id, number, now()])
+    put_places(db, night_id, number, seating)
+
+
+def put_places(db, night_id, number, seating):
+    db.execute("DELETE FROM club_night_places WHERE night_id = ? AND stage = ?", [night_id, number])
+    for table_no, table in enumerate(seating.tables, start=1):
+        for seat, player_id in enumerate(table):
+            db.execute("INSERT INTO club_night_places (night_id, stage, player_id, table_no, seat)"
+                       " VALUES (?, ?, ?, ?, ?)", [night_id, number, player_id, table_no, seat])
+    for player_id in seating.sitting_out:
+        db.execute("INSERT INTO club_night_places (night_id, stage, player_id) VALUES (?, ?, ?)",
+                   [night_id, number, player_id])
+
+
+def start_stage(db, night_id, number, games):
+    """Mark the stage started with its tables' games (table number -> game id)."""
+    db.execute("UPDATE club_night_stages SET status = 'playing', started = ? WHERE night_id = ? AND number = ?",
+               [now(), night_id, number])
+    for table_no, game_id in games.items():
+        db.execute("INSERT INTO club_night_tables (night_id, stage, table_no, game_id) VALUES (?, ?, ?, ?)",
+                   [night_id, number, table_no, game_id])
