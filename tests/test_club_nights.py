@@ -1,0 +1,224 @@
+"""Club night over HTTP: a night of nine, stages drawn, swapped and started, every table an ordinary
+game, and one leaderboard that follows every saved round (totals worked by hand)."""
+import pytest
+
+from orchard.scoring import club_night
+from orchard.services import club_nights as night_service
+from orchard.store import crews as crew_store
+from orchard.testing.html_text import element_text, select, text, texts
+from orchard.testing.rounds import save_quick_round
+
+NINE = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy"]
+
+# Four hands a round can deal out, scored by hand from the rule book (docs/RULES.md section 2):
+# target A with two more Aces won is three of the target's rank, 40; target K with one K won is a
+# pair of Kings, 10; target 9 with one 9 won is a pair of 9s, 5; target 2 alone is a single, 0.
+HANDS = [("AS", {"A": 2}, 40), ("KS", {"K": 1}, 10), ("9S", {"9": 1}, 5), ("2S", {}, 0)]
+
+
+def new_night(client, crew, names=NINE, stage_hands="2", ranking="total", format="hands"):
+    return client.post(crew + "club-nights", data={"name": "Friday club", "names": "\n".join(names),
+                                                  "format": format, "stage_hands": stage_hands, "ranking": ranking})
+
+
+@pytest.fixture
+def night(client, crew):
+    response = new_night(client, crew)
+    assert response.status_code == 303, text(response)
+    return response.headers["Location"]
+
+
+def night_of(app, night_url):
+    token, night_id = night_url.split("/c/")[1].split("/club-nights/")
+    with app.app_context():
+        crew = crew_store.crew_by_token(token)
+        found = night_service.find(crew["id"], int(night_id))
+        return found, night_service.stages(found)
+
+
+def names_by_id(night):
+    return {player["id"]: player["name"] for player in night["players"]}
+
+
+def board(client, night_url):
+    """The leaderboard as the night page shows it: name -> (place, points, hands)."""
+    page = client.get(night_url)
+    rows = select(page, "#leaderboard tbody tr")
+    return {row.get("data-player"): (int(row.cssselect(".place")[0].text_content()),
+                                     int(row.cssselect(".points")[0].text_content().replace("−", "-")),
+                                     int(row.cssselect(".hands")[0].text_content())) for row in rows}
+
+
+def play_round(app, crew, game_id, order):
+    """Save one round at a table: seat s gets hand HANDS[order[s]]; returns the seats' scores."""
+    targets = [HANDS[k][0] for k in order]
+    counts = [HANDS[k][1] for k in order]
+    save_quick_round(app, f"{crew.rstrip('/')}/games/{game_id}", targets, counts)
+    return [HANDS[k][2] for k in order]
+
+
+def test_a_night_of_nine_over_three_stages_of_two_hands(app, client, crew, night):
+    expected = dict.fromkeys(NINE, 0)
+    hands = dict.fromkeys(NINE, 0)
+    sat_out = []
+    orders = [(0, 1, 2, 3), (3, 0, 1, 2)]  # the round's hands by seat, one order a hand
+    for stage in (1, 2, 3):
+        assert client.post(night + "/stages").status_code == 303
+        found, stages = night_of(app, night)
+        names = names_by_id(found)
+        plan = night_service.seating(stages[-1])
+        assert len(plan.tables) == 2 and len(plan.sitting_out) == 1
+        sat_out.append(names[plan.sitting_out[0]])
+        assert client.post(night + f"/stages/{stage}/start").status_code == 303
+        found, stages = night_of(app, night)
+        for table_no, game in sorted(stages[-1]["tables"].items()):
+            seated = [names[p] for p in game["players"]]
+            assert seated == [names[p] for p in plan.tables[table_no - 1]]  # the game seats the plan
+            for order in orders:
+                for name, score in zip(seated, play_round(app, crew, game["game_id"], order)):
+                    expected[name] += score
+                    hands[name] += 1
+                shown = board(client, night)
+                assert {name: shown[name][1] for name in NINE} == expected
+            # The stage's two hands are the whole game: it is over, its leader won.
+            assert client.get(f"{crew}games/{game['game_id']}").status_code == 200
+        found, stages = night_of(app, night)
+        assert all(game["status"] == "finished" for game in stages[-1]["tables"].values())
+    # One sits out a stage; nobody twice.
+    assert len(set(sat_out)) == 3
+    shown = board(client, night)
+    assert {name: shown[name][2] for name in NINE} == hands
+    assert sorted(hands.values()) == [4, 4, 4, 6, 6, 6, 6, 6, 6]
+    places = sorted(shown.values(), key=lambda line: line[0])
+    assert [line[1] for line in places] == sorted(expected.values(), reverse=True)
+
+
+def test_a_stage_cannot_be_drawn_while_a_table_still_plays_the_last(app, client, crew, night):
+    client.post(night + "/stages")
+    client.post(night + "/stages/1/start")
+    response = client.post(night + "/stages")
+    assert response.status_code == 409
+    assert "Stage 1 is still being played at tables 1 and 2" in element_text(response, "#note-stage")
+    found, stages = night_of(app, night)
+    assert len(stages) == 1
+
+
+def test_swap_before_the_start_is_recorded_and_refused_after(app, client, crew, night):
+    client.post(night + "/stages")
+    found, stages = night_of(app, night)
+    names = names_by_id(found)
+    before = night_service.seating(stages[-1])
+    a, b = before.tables[0][0], before.tables[1][3]
+    response = client.post(night + "/stages/1/swap", data={"first": a, "second": b},
+                           headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    assert element_text(response, "#note-swap") == f"Stage 1: {names[a]} and {names[b]} swapped places."
+    found, stages = night_of(app, night)
+    after = night_service.seating(stages[-1])
+    assert after.tables[0][0] == b and after.tables[1][3] == a
+    with app.app_context():
+        assert [c["detail"] for c in night_service.changes(found)][-1] == f"Stage 1: {names[a]} and {names[b]} swapped places"
+    response = client.post(night + "/stages/1/swap", data={"first": a, "second": a})
+    assert response.status_code == 422
+    assert element_text(response, "#note-swap") == "Pick two different players to swap."
+    client.post(night + "/stages/1/start")
+    response = client.post(night + "/stages/1/swap", data={"first": a, "second": b})
+    assert response.status_code == 409
+    assert "Stage 1 has started" in element_text(response, "#note-stage")
+    found, stages = night_of(app, night)
+    assert night_service.seating(stages[-1]) == after
+
+
+def test_a_player_at_a_table_still_playing_cannot_leave(app, client, crew, night):
+    client.post(night + "/stages")
+    client.post(night + "/stages/1/start")
+    found, stages = night_of(app, night)
+    seated = stages[-1]["tables"][1]["players"][0]
+    out = night_service.seating(stages[-1]).sitting_out[0]
+    response = client.post(night + f"/players/{seated}/here", data={"here": "0"})
+    assert response.status_code == 409
+    assert "is playing at table 1 of stage 1" in element_text(response, f"#note-here-{seated}")
+    # The one sitting out may go; the next stage is drawn without them.
+    assert client.post(night + f"/players/{out}/here", data={"here": "0"}).status_code == 303
+    found, _ = night_of(app, night)
+    assert [p["here"] for p in found["players"] if p["id"] == seated] == [1]
+    assert [p["here"] for p in found["players"] if p["id"] == out] == [0]
+
+
+def test_a_late_arrival_joins_the_next_stage(app, client, crew, night):
+    response = client.post(night + "/players", data={"name": "Jo"}, headers={"HX-Request": "true"})
+    assert element_text(response, "#note-name") == "Jo joined: they are seated from the next stage drawn."
+    response = client.post(night + "/players", data={"name": "jo"})
+    assert response.status_code == 422
+    assert element_text(response, "#note-name") == "jo is already on tonight's list."
+    client.post(night + "/stages")
+    found, stages = night_of(app, night)
+    plan = night_service.seating(stages[-1])
+    assert len(plan.tables) == 2 and len(plan.sitting_out) == 2  # ten here: two sit out
+
+
+@pytest.mark.parametrize("names, field, sentence", [
+    (NINE[:3], "#note-names", "A stage needs at least 4 players here, not 3."),
+    (NINE[:4] + ["ann"], "#note-names", "ann is on the list twice: give each player their own name."),
+    ([f"P{n}" for n in range(club_night.MAX_PLAYERS + 1)], "#note-names",
+     f"A night seats at most {club_night.MAX_PLAYERS} players, not {club_night.MAX_PLAYERS + 1}."),
+])
+def test_a_night_that_cannot_be_seated_is_refused_next_to_the_names(app, client, crew, names, field, sentence):
+    response = new_night(client, crew, names)
+    assert response.status_code == 422
+    assert element_text(response, field) == sentence
+    with app.app_context():
+        assert night_service.nights(crew_store.crew_by_token(crew.split("/c/")[1].strip("/"))["id"]) == []
+
+
+def test_a_stage_length_out_of_bounds_is_refused(client, crew):
+    response = new_night(client, crew, stage_hands=str(club_night.MAX_STAGE_HANDS + 1))
+    assert response.status_code == 422
+    assert f"A stage is 1 to {club_night.MAX_STAGE_HANDS} hands." in texts(response, ".error")
+
+
+def test_two_hundred_players_are_seated_in_fifty_tables(app, client, crew):
+    names = [f"Player {n}" for n in range(club_night.MAX_PLAYERS)]
+    night = new_night(client, crew, names).headers["Location"]
+    assert client.post(night + "/stages").status_code == 303
+    found, stages = night_of(app, night)
+    plan = night_service.seating(stages[-1])
+    assert len(plan.tables) == 50 and plan.sitting_out == ()
+
+
+def test_the_leaderboard_poll_is_a_204_until_a_round_is_saved(app, client, crew, night):
+    client.post(night + "/stages")
+    client.post(night + "/stages/1/start")
+    page = client.get(night)
+    poll = select(page, "#leaderboard")[0].get("hx-get")
+    assert client.get(poll).status_code == 204
+    big = select(client.get(night + "/board"), "#big-board")[0].get("hx-get")
+    assert client.get(big).status_code == 204
+    found, stages = night_of(app, night)
+    play_round(app, crew, stages[-1]["tables"][1]["game_id"], (0, 1, 2, 3))
+    changed = client.get(poll)
+    assert changed.status_code == 200
+    assert select(changed, "#leaderboard tbody tr")[0].get("data-player") == \
+        names_by_id(found)[stages[-1]["tables"][1]["players"][0]]
+    assert client.get(big).status_code == 200
+    assert client.get(night.replace("/club-nights/", "/club-nights/9") + "/live?v=1").status_code == 404
+
+
+def test_a_night_ranked_per_hand_puts_fewer_hands_with_more_points_first(app, client, crew):
+    night = new_night(client, crew, NINE[:5], stage_hands="1", ranking="per-hand").headers["Location"]
+    for stage in (1, 2):
+        client.post(night + "/stages")
+        client.post(night + f"/stages/{stage}/start")
+        found, stages = night_of(app, night)
+        play_round(app, crew, stages[-1]["tables"][1]["game_id"], (0, 1, 2, 3))
+    shown = board(client, night)
+    # Two stages of one hand, one table of four: the seat-0 player scored 40 a hand.
+    assert sum(line[2] for line in shown.values()) == 8
+    assert sorted(line[0] for line in shown.values())[0] == 1
+
+
+def test_the_crew_page_links_to_club_nights_and_the_list_shows_the_night(client, crew, night):
+    page = client.get(crew)
+    assert "Club night: more than four players" in texts(page, "a.button")
+    listing = client.get(crew + "club-nights")
+    assert "Friday club" in texts(listing, ".game-players")
