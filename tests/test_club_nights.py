@@ -190,7 +190,7 @@ def test_the_leaderboard_poll_is_a_204_until_a_round_is_saved(app, client, crew,
     client.post(night + "/stages")
     client.post(night + "/stages/1/start")
     page = client.get(night)
-    poll = select(page, "#leaderboard")[0].get("hx-get")
+    poll = select(page, "#live-night")[0].get("hx-get")
     assert client.get(poll).status_code == 204
     big = select(client.get(night + "/board"), "#big-board")[0].get("hx-get")
     assert client.get(big).status_code == 204

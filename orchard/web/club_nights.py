@@ -73,6 +73,8 @@ def night_page(token, night_id, status=200, block=None, forms=None):
     swap_form = forms.get("swap") or SwapForm(formdata=None)
     names = {player["id"]: player["name"] for player in night["players"]}
     swap_form.first.choices = swap_form.second.choices = sorted(names.items(), key=lambda item: item[1].casefold())
+    if not swap_form.is_submitted() and len(names) > 1:
+        swap_form.second.data = swap_form.second.choices[1][0]  # two different players to start from
     current = stages[-1] if stages else None
     return render(
         "club_nights/show.html", block, status=status, crew=crew, night=night, stages=stages,
@@ -94,8 +96,8 @@ def _table_codes(token, stage):
     codes = {}
     for table_no, game in stage["tables"].items():
         link = share_link(url_for("games.game_show", token=token, game_id=game["game_id"]))
-        codes[table_no] = segno.make(link.url, error="m").svg_inline(scale=3, dark="#000", light="#fff",
-                                                                     omitsize=True)
+        codes[table_no] = {"url": link.url, "svg": segno.make(link.url, error="m").svg_inline(
+            scale=3, dark="#000", light="#fff", omitsize=True)}
     return codes
 
 
@@ -158,7 +160,7 @@ def night_live(token, night_id):
     """The leaderboard again, only when something it shows changed (a 204 otherwise)."""
     if _unchanged(token, night_id):
         return make_response("", 204)
-    return night_page(token, night_id, block="leaderboard")
+    return night_page(token, night_id, block="live")
 
 
 @bp.get("/<int:night_id>/board")

@@ -1,0 +1,110 @@
+"""A club night of nine at real phones: the organiser draws and starts three stages of two hands,
+each table's phone opens its own game and taps its rounds in, a fifth phone and the big screen
+follow the leaderboard, and a table that sat wrong is repaired after the fact."""
+import re
+
+from playwright.sync_api import expect
+
+from orchard.testing.browser import Orchard, assert_fits_phone, new_phone, shoot, small_tap_targets, watched_page
+
+NINE = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy"]
+# A hand per seat, scored by hand from the rule book (section 2): target A♠ with two Aces won is
+# three of the target's rank, 40; K♠ with one King, a pair of Kings, 10; 9♠ with one 9, a pair of
+# 9s, 5; 2♠ alone, a single, 0.
+HANDS = [("AS", {"A": 2}, 40), ("KS", {"K": 1}, 10), ("9S", {"9": 1}, 5), ("2S", {}, 0)]
+ORDERS = [(0, 1, 2, 3), (2, 3, 0, 1)]  # which hand each seat gets, hand 1 and hand 2 of a stage
+
+
+def leaderboard(page, selector):
+    """name -> points as the page shows them now."""
+    rows = page.locator(f"{selector} tbody tr")
+    return {rows.nth(i).get_attribute("data-player"): int(rows.nth(i).locator(".points").inner_text().replace("−", "-"))
+            for i in range(rows.count())}
+
+
+def expect_board(page, selector, expected):
+    """Wait (the poll is every 3 s) until the leaderboard shows exactly these totals."""
+    for name, points in expected.items():
+        expect(page.locator(f"{selector} tr[data-player='{name}'] .points")).to_have_text(str(points), timeout=15_000)
+
+
+def table_players(page, table_no):
+    return [re.sub(r"\s*(deals|dealt first)$", "", text.strip())
+            for text in page.locator(f"#table-{table_no} .seat-order li").all_inner_texts()]
+
+
+def enter_hand(table, number, order):
+    """One round on the table's phone, in quick entry: a bid, then each seat's pile and target."""
+    table.start_round(number)
+    table.bid(0, 1, "D")
+    for seat, k in enumerate(order):
+        target, counts, _ = HANDS[k]
+        if counts:
+            table.counts(seat, target, counts, stay=False)
+        else:
+            table.target(seat, target, stay=False)
+    table.save(number)
+
+
+def test_nine_players_three_stages_two_tables_and_a_live_leaderboard(browser, server, page):
+    organiser = page
+    organiser.goto(server + "/")
+    organiser.fill("#name", "Club")
+    organiser.get_by_role("button", name="Start the crew").tap()
+    organiser.wait_for_url(re.compile(r"/c/[^/]+/$"))
+    organiser.get_by_role("link", name="Club night: more than four players").tap()
+    organiser.get_by_role("link", name="New club night").tap()
+    organiser.fill("#names", "\n".join(NINE))
+    organiser.fill("#stage_hands", "2")
+    organiser.get_by_role("button", name="Start the night").tap()
+    organiser.wait_for_url(re.compile(r"/club-nights/\d+$"))
+    night_url = organiser.url
+
+    contexts = [new_phone(browser) for _ in range(3)]
+    watcher, _ = watched_page(contexts[0])
+    watcher.goto(night_url)
+    tables = [Orchard(watched_page(context)[0], server) for context in contexts[1:]]
+    big_context = browser.new_context(viewport={"width": 1280, "height": 720})
+    big = big_context.new_page()
+    big.goto(night_url + "/board")
+
+    expected = dict.fromkeys(NINE, 0)
+    sat_out = []
+    for stage in (1, 2, 3):
+        organiser.get_by_role("button", name=f"Draw stage {stage}").tap()
+        expect(organiser.locator("#note-stage")).to_contain_text(f"Stage {stage} drawn")
+        out = organiser.locator(".sitting-out").inner_text().removeprefix("Sitting out: ")
+        sat_out.append(out)
+        if stage == 1:
+            shoot(organiser, "club-night-plan")
+            shoot(organiser, "club-night-plan", dark=True)
+            assert_fits_phone(organiser)
+            assert small_tap_targets(organiser) == []
+        organiser.get_by_role("button", name=f"Start stage {stage}").tap()
+        expect(organiser.locator("#note-stage")).to_contain_text(f"Stage {stage} started at 2 tables")
+        expect(organiser.locator(".night-table .qr svg")).to_have_count(2)
+        for table_no, table in enumerate(tables, start=1):
+            table.names = table_players(organiser, table_no)
+            # The table's code opens its game: the phone goes where the code points.
+            table.page.goto(organiser.locator(f"#table-{table_no} .qr").get_attribute("data-link"))
+            expect(table.page.locator("h1, .totals").first).to_be_visible()
+        for number, order in enumerate(ORDERS, start=1):
+            for table in tables:
+                enter_hand(table, number, order)
+                for seat, k in enumerate(order):
+                    expected[table.names[seat]] += HANDS[k][2]
+                expect_board(watcher, "#leaderboard", expected)
+                expect_board(big, "#big-board", expected)
+        if stage == 1:
+            shoot(watcher, "club-night-board")
+            shoot(watcher, "club-night-board", dark=True)
+            big.screenshot(path=str(__import__("orchard.testing.browser", fromlist=["ARTIFACTS"]).ARTIFACTS
+                                    / "club-night-big-screen.png"))
+        organiser.reload()
+
+    # Nine players, two tables: one sits out each stage, and nobody twice.
+    assert len(set(sat_out)) == 3
+    assert leaderboard(watcher, "#leaderboard") == expected
+    assert_fits_phone(watcher)
+    for context in [*contexts, big_context]:
+        context.close()
