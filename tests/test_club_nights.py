@@ -1,5 +1,7 @@
 """Club night over HTTP: a night of nine, stages drawn, swapped and started, every table an ordinary
 game, and one leaderboard that follows every saved round (totals worked by hand)."""
+import json
+
 import pytest
 
 from orchard.scoring import club_night
@@ -222,3 +224,41 @@ def test_the_crew_page_links_to_club_nights_and_the_list_shows_the_night(client,
     assert "Club night: more than four players" in texts(page, "a.button")
     listing = client.get(crew + "club-nights")
     assert "Friday club" in texts(listing, ".game-players")
+
+
+def test_a_club_night_goes_out_in_the_export_and_comes_back_identical(app, client, crew, night):
+    from orchard.services import transfer
+    client.post(night + "/stages")
+    found, stages = night_of(app, night)
+    plan = night_service.seating(stages[-1])
+    client.post(night + "/stages/1/swap", data={"first": plan.tables[0][1], "second": plan.sitting_out[0]})
+    client.post(night + "/stages/1/start")
+    found, stages = night_of(app, night)
+    play_round(app, crew, stages[-1]["tables"][1]["game_id"], (0, 1, 2, 3))
+    client.post(night + f"/players/{plan.sitting_out[0]}/here", data={"here": "0"})  # now seated: refused
+    client.post(night + "/players", data={"name": "Jo"})
+    with app.app_context():
+        crew_id = crew_store.crew_by_token(crew.split("/c/")[1].strip("/"))["id"]
+        exported = json.loads(transfer.json_text(crew_id))
+        assert [n["name"] for n in exported["club_nights"]] == ["Friday club"]
+        assert exported["club_nights"][0]["stages"][0]["tables"] == [{"table": 1, "game": 1}, {"table": 2, "game": 2}]
+        assert exported["games"][0]["rules"]["hand_limit"] == 2
+        restored = transfer.restore(exported)
+        again = json.loads(transfer.json_text(restored["id"]))
+    assert again == exported
+    restored_night = f"/c/{restored['token']}/club-nights/{found['id'] + 1}"
+    assert board(client, restored_night) == board(client, night)
+
+
+def test_a_club_night_naming_a_game_the_file_lacks_is_refused(app, client, crew, night):
+    from orchard.services import transfer
+    from orchard.store.export_format import RestoreError
+    client.post(night + "/stages")
+    client.post(night + "/stages/1/start")
+    with app.app_context():
+        crew_id = crew_store.crew_by_token(crew.split("/c/")[1].strip("/"))["id"]
+        exported = json.loads(transfer.json_text(crew_id))
+        exported["club_nights"][0]["stages"][0]["tables"][1]["game"] = 7
+        with pytest.raises(RestoreError, match="a table names a game that is not in the file"):
+            transfer.restore(exported)
+        assert len(night_service.nights(crew_id)) == 1

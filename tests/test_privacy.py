@@ -58,7 +58,7 @@ def every_get(app, table, url):
     round_id = list(db.query("SELECT id FROM rounds WHERE status = 'entering'"))[0]["id"]
     players = [row["id"] for row in db.query("SELECT id FROM players ORDER BY id")]
     values = {"token": [token], "game_id": [game_id], "number": [1, 2], "seat": [0, 1, 2, 3],
-              "player_id": players, "other_id": players[1:]}
+              "player_id": players, "other_id": players[1:], "night_id": [1]}
     queries = ["", "?v=0", f"?v=0&r={round_id}&seat=0&based_on=0", "?seat=0", "?mode=exact&target=9H"]
     urls = set()
     for rule in app.url_map.iter_rules():

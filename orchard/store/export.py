@@ -14,7 +14,7 @@ import re
 
 from orchard.scoring import SUIT_NAMES
 
-from . import get_db
+from . import club_night_transfer, get_db
 from .lists import AMONG, listed
 from .rounds import hand_from_row
 
@@ -154,7 +154,8 @@ def export(crew_id, game_id=None):
                 "status": game["status"],
                 "winner_seats": [row["seat"] for row in seats.get(game["id"], []) if row["won"]],
                 "rules": {"goal": game["goal"], "tie_rule": game["tie_rule"], "min_bid": game["min_bid"],
-                          "redeal_moves_deal": bool(game["redeal_moves_deal"])},
+                          "redeal_moves_deal": bool(game["redeal_moves_deal"])}
+                | ({"hand_limit": game["hand_limit"]} if game["hand_limit"] else {}),
                 "first_dealer": game["first_dealer"],
                 # A one-game export leaves out the game it was a rematch of.
                 "rematch_of": numbers.get(game["rematch_of"]) if game["rematch_of"] in ids else None,
@@ -165,7 +166,14 @@ def export(crew_id, game_id=None):
             }
             for game in games
         ],
-    }
+    } | _club_nights(db, crew_id, game_id, numbers)
+
+
+def _club_nights(db, crew_id, game_id, numbers):
+    """The crew's club nights, in a whole crew's export that has any (an export without is as
+    it was before club nights)."""
+    nights = [] if game_id is not None else club_night_transfer.export(db, crew_id, numbers)
+    return {"club_nights": nights} if nights else {}
 
 
 def _grouped(db, sql, ids, key):

@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal, Optional
 from pydantic import AfterValidator, ConfigDict, Field, TypeAdapter, ValidationError
 from typing_extensions import NotRequired, TypedDict
 
-from orchard.scoring import CARD_CODES, MAX_BID, MODES, NAME_MAX, NOTE_MAX, PLAYERS, RANKS, SUIT_NAMES, YEARS
+from orchard.scoring import CARD_CODES, MAX_BID, MODES, NAME_MAX, NOTE_MAX, PLAYERS, RANKS, SUIT_NAMES, YEARS, club_night
 
 from .export import FORMAT, VERSION
 
@@ -21,6 +21,7 @@ TEXT_MAX = 2000  # any text the app writes (a change's detail, a device id) is f
 STAMP_MAX = 40
 ROUNDS_MAX = 100_000
 GAMES_MAX = 10**9
+NIGHT_CHANGES_MAX = 100_000  # a night's log: far more than a night of changes
 
 
 class RestoreError(ValueError):
@@ -56,6 +57,7 @@ Name = Annotated[str, Field(min_length=1, max_length=NAME_MAX), AfterValidator(_
 Text = Annotated[str, Field(max_length=TEXT_MAX)]
 Note = Annotated[str, Field(max_length=NOTE_MAX)]
 Seat = Annotated[int, Field(ge=0, le=PLAYERS - 1)]
+TableNumber = Annotated[int, Field(ge=1, le=club_night.MAX_PLAYERS // PLAYERS)]
 # A card as the app stores it ("10S", "QH"): what a player types is read by the engine when it is
 # entered, and only its code is kept.
 Card = Literal[tuple(sorted(CARD_CODES))]
@@ -144,6 +146,57 @@ class Crew(TypedDict):
     redeal_moves_deal: NotRequired[Any]
 
 
+class NightPlayer(TypedDict):
+    __pydantic_config__ = _STRICT
+    name: Name
+    here: bool
+    joined: Stamp
+
+
+class NightPlace(TypedDict):
+    __pydantic_config__ = _STRICT
+    player: Name
+    table: Optional[TableNumber]
+    seat: Optional[Seat]
+
+
+class NightTable(TypedDict):
+    __pydantic_config__ = _STRICT
+    table: TableNumber
+    game: Annotated[int, Field(ge=1, le=GAMES_MAX)]
+
+
+class NightStage(TypedDict):
+    __pydantic_config__ = _STRICT
+    number: Annotated[int, Field(ge=1, le=club_night.MAX_STAGES)]
+    status: Literal["planned", "playing"]
+    drawn: Stamp
+    started: Optional[Stamp]
+    places: Annotated[list[NightPlace], Field(max_length=club_night.MAX_PLAYERS)]
+    tables: Annotated[list[NightTable], Field(max_length=club_night.MAX_PLAYERS // PLAYERS)]
+
+
+class NightChange(TypedDict):
+    __pydantic_config__ = _STRICT
+    at: Stamp
+    action: Text
+    detail: Text
+
+
+class ClubNight(TypedDict):
+    """A club night (format and ranking are checked by the rule engine, as when one is made)."""
+    __pydantic_config__ = _STRICT
+    name: Name
+    created: Stamp
+    format: Text
+    stage_hands: Optional[int]
+    ranking: Text
+    seed: Annotated[int, Field(ge=0, le=2**31)]
+    players: Annotated[list[NightPlayer], Field(max_length=club_night.MAX_PLAYERS)]
+    stages: Annotated[list[NightStage], Field(max_length=club_night.MAX_STAGES)]
+    changes: Annotated[list[NightChange], Field(max_length=NIGHT_CHANGES_MAX)]
+
+
 class Export(TypedDict):
     __pydantic_config__ = _STRICT
     format: Literal[FORMAT]
@@ -151,6 +204,7 @@ class Export(TypedDict):
     crew: Crew
     players: list[Player]
     games: list[Game]
+    club_nights: NotRequired[list[ClubNight]]
 
 
 _EXPORT = TypeAdapter(Export)
@@ -180,6 +234,8 @@ def _message(error, data):
             return "The export has no list of players."
         rest = loc[1:] if loc[0] == "crew" else loc[2:]
         return _no_proper(what, rest)
+    if loc[0] == "club_nights":
+        return _no_proper("A club night", [part for part in loc[2:] if not isinstance(part, int)][-1:])
     if len(loc) == 1:
         return "The export has no list of games."
     if len(loc) == 2 or loc[2] == "number":

@@ -12,7 +12,7 @@ import sys
 import tempfile
 import time
 
-from . import get_db, now, write
+from . import club_night_restore, club_night_transfer, get_db, now, write
 from .crews import token_hash
 from .lists import AMONG, listed
 from .restore_checks import GameChecks, NotJson, RestoreError, checked
@@ -50,7 +50,9 @@ def restore(source):
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors) as child:
             try:
                 crew_id, games = _copy_while_staged(db, child, source, staged, marker)
-                with write(db):  # the crew appears, whole, with its link
+                with write(db):  # the crew appears, whole, with its club nights and its link
+                    for sql in club_night_transfer.COPY:
+                        db.execute(sql, {"crew": crew_id})
                     db.execute("UPDATE crews SET token_hash = ? WHERE id = ?", [token_hash(token), crew_id])
             except BaseException as error:
                 child.kill()
@@ -147,9 +149,9 @@ _COPY = [
     "INSERT INTO temp.restore_games SELECT id, id + (SELECT coalesce(max(id), 0) FROM main.games) + 1 - :first"
     f" FROM staged.games WHERE id {_GAMES}",
     "INSERT INTO main.games (id, crew_id, created, finished, goal, tie_rule, min_bid, redeal_moves_deal,"
-    " first_dealer, status, rematch_of)"
+    " hand_limit, first_dealer, status, rematch_of)"
     " SELECT m.stored, :crew, g.created, g.finished, g.goal, g.tie_rule, g.min_bid, g.redeal_moves_deal,"
-    " g.first_dealer, g.status, earlier.stored FROM staged.games AS g"
+    " g.hand_limit, g.first_dealer, g.status, earlier.stored FROM staged.games AS g"
     " JOIN temp.restore_games AS m ON m.staged = g.id"
     f" LEFT JOIN temp.restore_games AS earlier ON earlier.staged = g.rematch_of WHERE g.id {_GAMES} ORDER BY g.id",
     "INSERT INTO main.seats (game_id, seat, player_id, won)"
@@ -203,7 +205,7 @@ _STAGING = """
 CREATE TABLE crew (name, created, goal, tie_rule, min_bid, redeal_moves_deal);
 CREATE TABLE players (id INTEGER PRIMARY KEY, name, created);
 CREATE TABLE games (id INTEGER PRIMARY KEY, created, finished, goal, tie_rule, min_bid,
-    redeal_moves_deal, first_dealer, status, rematch_of);
+    redeal_moves_deal, hand_limit, first_dealer, status, rematch_of);
 CREATE TABLE seats (game_id, seat, player_id, won, PRIMARY KEY (game_id, seat)) WITHOUT ROWID;
 CREATE TABLE notes (kind, game_id, text);
 CREATE TABLE rounds (id INTEGER PRIMARY KEY, game_id, number, revision, status, mode, dealer, redeals,
@@ -228,7 +230,7 @@ def _stage(raw, staged, per_write, say):
     try:
         conn.execute("PRAGMA journal_mode = WAL")  # the parent reads while this writes
         conn.execute("PRAGMA synchronous = OFF")
-        conn.executescript(_STAGING.format(columns=", ".join(COLUMNS)))
+        conn.executescript(_STAGING.format(columns=", ".join(COLUMNS)) + club_night_transfer.STAGING)
         conn.execute("BEGIN")
         conn.execute("INSERT INTO crew VALUES (?, ?, ?, ?, ?, ?)",
                      [crew["name"], crew["created"], crew["goal"], crew["tie_rule"], crew["min_bid"],
@@ -252,7 +254,15 @@ def _stage(raw, staged, per_write, say):
                     conn.executemany(f"INSERT INTO {table} VALUES ({', '.join('?' for _ in values[0])})", values)
             conn.execute("COMMIT")
             staged_games += len(chunk)
+            if staged_games == len(games):  # the nights name the games: staged with the last chunk
+                conn.execute("BEGIN")
+                club_night_restore.stage(conn, crew["club_nights"], game_ids, player_ids)
+                conn.execute("COMMIT")
             say(staged_games)
+        if not games:
+            conn.execute("BEGIN")
+            club_night_restore.stage(conn, crew["club_nights"], game_ids, player_ids)
+            conn.execute("COMMIT")
         return staged_games
     finally:
         conn.close()
@@ -262,7 +272,8 @@ def _stage_game(rows, game_id, game, game_ids, player_ids, round_id):
     """Add one checked game's rows; returns the last staged round number."""
     rules = game["rules"]
     rows["games"].append((game_id, game["created"], game["finished"], rules["goal"], rules["tie_rule"],
-                          rules["min_bid"], int(rules["redeal_moves_deal"]), game["first_dealer"],
+                          rules["min_bid"], int(rules["redeal_moves_deal"]), rules.get("hand_limit"),
+                          game["first_dealer"],
                           game["status"], game_ids.get(game["rematch_of"])))
     seated = {seat: (player_ids[name.casefold()], seat in game["winner_seats"])
               for seat, name in enumerate(game["seats"])}
@@ -322,6 +333,7 @@ def _remove_marked(db, marker):
         return
     crew_id = found[0]
     with write(db):
+        club_night_transfer.remove(db, crew_id)
         db.execute("UPDATE games SET rematch_of = NULL WHERE crew_id = ?", [crew_id])
     while True:
         with write(db):

@@ -26,6 +26,7 @@ def checked(raw):
     checks are `GameChecks`' (run by whoever stages the game)."""
     data = typed(raw)
     crew, players, games = data["crew"], data["players"], data["games"]
+    crew["club_nights"] = data.get("club_nights", [])  # checked with the games they name, when staged
     _rules(crew, "The crew's house rules")
     names = set()
     for player in players:
@@ -108,7 +109,7 @@ def _need(condition, message):
 def _rules(row, what):
     try:
         return HouseRules(goal=row["goal"], tie_rule=row["tie_rule"], min_bid=row["min_bid"],
-                          redeal_moves_deal=row["redeal_moves_deal"])
+                          redeal_moves_deal=row["redeal_moves_deal"], hand_limit=row.get("hand_limit"))
     except (KeyError, TypeError, GameError) as error:
         raise RestoreError(f"{what}: {error}") from None
 
