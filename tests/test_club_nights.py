@@ -262,3 +262,13 @@ def test_a_club_night_naming_a_game_the_file_lacks_is_refused(app, client, crew,
         with pytest.raises(RestoreError, match="a table names a game that is not in the file"):
             transfer.restore(exported)
         assert len(night_service.nights(crew_id)) == 1
+
+
+def test_a_tables_scoreboard_links_back_to_the_nights_leaderboard(app, client, crew, night):
+    client.post(night + "/stages")
+    client.post(night + "/stages/1/start")
+    found, stages = night_of(app, night)
+    page = client.get(f"{crew}games/{stages[-1]['tables'][2]['game_id']}")
+    link = select(page, ".club-table a")[0]
+    assert link.get("href") == night.split("localhost")[-1]
+    assert link.text_content() == "Friday club: table 2, stage 1 · the night's leaderboard"

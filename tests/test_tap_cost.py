@@ -143,3 +143,22 @@ def test_a_tap_writes_three_pages_to_the_wal(tmp_path):
         before = wal.stat().st_size
         assert client.post(url + "/hands/0/counts/7", data={"count": count}).status_code == 200
         assert (wal.stat().st_size - before) // page == 3
+
+
+def test_a_club_night_leaderboard_poll_that_finds_nothing_new_costs_what_a_scoreboard_poll_does(traced):
+    """The night's leaderboard, on every phone and the big screen, follows ten tables at once in
+    one statement: a 204 while no table saved anything."""
+    app, seen = traced
+    client = app.test_client()
+    crew = Table(client).start_crew()
+    names = "\n".join(f"Player {n}" for n in range(40))
+    night = client.post(crew + "club-nights", data={"name": "Club", "names": names, "format": "hands",
+                                                    "stage_hands": "2", "ranking": "total"}).headers["Location"]
+    client.post(night + "/stages")
+    client.post(night + "/stages/1/start")
+    for page in (client.get(night), client.get(night + "/board")):
+        response, sql = statements(seen, lambda: client.get(poll_url(page.get_data(as_text=True))))
+        assert response.status_code == 204
+        assert len(sql) <= POLL_MOST, "\n".join(sql)
+    wrong = re.sub(r"/c/[^/]+/", "/c/not-this-crew/", night)
+    assert client.get(wrong + "/live?v=1").status_code == 404

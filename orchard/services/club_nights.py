@@ -77,6 +77,11 @@ def changes(night):
     return night_store.changes(night["id"])
 
 
+def table_of_game(game_id):
+    """Where a game sits in a club night (night id and name, stage, table), or None."""
+    return night_store.table_of_game(game_id)
+
+
 def live_mark(token, night_id):
     """The leaderboard's live mark, in one read: its poll answers 204 while it is the same."""
     return night_store.live_mark(crew_store.token_hash(token), night_id)

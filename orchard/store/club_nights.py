@@ -93,6 +93,15 @@ def live_mark(token_hash, night_id):
     return None if row is None else f"{row[0]}.{row[1]}"
 
 
+def table_of_game(game_id):
+    """The club night table a game is played at (night id and name, stage, table), or None."""
+    rows = list(get_db().query(
+        "SELECT club_nights.id AS night_id, club_nights.name, club_night_tables.stage, club_night_tables.table_no"
+        " FROM club_night_tables JOIN club_nights ON club_nights.id = club_night_tables.night_id"
+        " WHERE club_night_tables.game_id = ?", [game_id]))
+    return rows[0] if rows else None
+
+
 def changes(night_id):
     return list(get_db().query("SELECT * FROM club_night_changes WHERE night_id = ? ORDER BY id", [night_id]))
 

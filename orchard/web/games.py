@@ -3,6 +3,7 @@ from flask import Blueprint, abort, flash, make_response, request, url_for
 
 from orchard.web.forms import GameForm
 from orchard.scoring import PLAYERS
+from orchard.services import club_nights as night_service
 from orchard.services import crews as crew_service
 from orchard.services import games as game_service
 from orchard.services import phones
@@ -37,6 +38,7 @@ def scoreboard_page(token, game_id, status=200, notice=None, reassign=None, just
         notice=notice,
         reassign=reassign,
         done=board.just_saved,
+        club_table=night_service.table_of_game(game_id),
     )
 
 
