@@ -20,7 +20,7 @@ from orchard import settings, store
 from orchard.web.sessions import CheckedCookieSessions
 from orchard.scoring import MAX_BID, PLAYERS, RANKS, format_points, parse_cards
 from orchard.version import __version__  # noqa: F401 (app.__version__, the CHANGELOG's newest entry)
-from orchard.web import club_nights, crews, games, history, rounds, static_files, tools
+from orchard.web import club_nights, crews, games, history, rounds, seat_repair, static_files, tools
 from orchard.web.render import render_error
 
 csrf = CSRFProtect()
@@ -139,7 +139,8 @@ def create_app(test_config=None):
     csrf.init_app(app)
     # Ids in URLs fit SQLite's integers: a longer number is simply not found.
     app.url_map.converters["int"] = BoundedInt
-    for blueprint in (static_files.bp, crews.bp, games.bp, rounds.bp, tools.bp, history.bp, club_nights.bp):
+    for blueprint in (static_files.bp, crews.bp, games.bp, rounds.bp, tools.bp, history.bp, club_nights.bp,
+                      seat_repair.bp):
         app.register_blueprint(blueprint)
 
     @app.errorhandler(CSRFError)

@@ -70,6 +70,7 @@ def test_nine_players_three_stages_two_tables_and_a_live_leaderboard(browser, se
 
     expected = dict.fromkeys(NINE, 0)
     sat_out = []
+    last_table = {}  # the last table of stage 3: its game's address and each seat's points
     for stage in (1, 2, 3):
         organiser.get_by_role("button", name=f"Draw stage {stage}").tap()
         expect(organiser.locator("#note-stage")).to_contain_text(f"Stage {stage} drawn")
@@ -93,6 +94,7 @@ def test_nine_players_three_stages_two_tables_and_a_live_leaderboard(browser, se
                 enter_hand(table, number, order)
                 for seat, k in enumerate(order):
                     expected[table.names[seat]] += HANDS[k][2]
+                    last_table.setdefault(table.page.url, [0] * 4)[seat] += HANDS[k][2]
                 expect_board(watcher, "#leaderboard", expected)
                 expect_board(big, "#big-board", expected)
         if stage == 1:
@@ -101,6 +103,24 @@ def test_nine_players_three_stages_two_tables_and_a_live_leaderboard(browser, se
             big.screenshot(path=str(__import__("orchard.testing.browser", fromlist=["ARTIFACTS"]).ARTIFACTS
                                     / "club-night-big-screen.png"))
         organiser.reload()
+        if stage < 3:
+            last_table.clear()
+
+    # Table 2 of stage 3 sat wrong: its first two seats swap, and what was scored at each seat
+    # moves to the other player, on the leaderboard too.
+    game_url, points = list(last_table.items())[-1]
+    names = tables[-1].names
+    organiser.goto(game_url)
+    organiser.get_by_role("link", name="We sat wrong? Swap two players’ seats").tap()
+    organiser.select_option("#first", label=names[0])
+    organiser.select_option("#second", label=names[1])
+    organiser.get_by_role("button", name="Swap their seats").tap()
+    expect(organiser.locator(".flash")).to_contain_text(f"{names[0]} and {names[1]} swapped seats")
+    expected[names[0]] += points[1] - points[0]
+    expected[names[1]] += points[0] - points[1]
+    assert points[0] != points[1]
+    expect_board(watcher, "#leaderboard", expected)
+    expect_board(big, "#big-board", expected)
 
     # Nine players, two tables: one sits out each stage, and nobody twice.
     assert len(set(sat_out)) == 3
