@@ -56,7 +56,8 @@ from orchard.testing.loopback import Phone, ServerProcess, free_port
 TAP_P95_MS = 100
 SAVE_P95_MS = 200
 STATIC_URL = re.compile(r'href="(/static/app\.css\?v=[0-9a-f]+)"')
-KINDS = ("static floor", "hello floor", "live 204", "live 200", "tap", "start", "round page", "save", "scoreboard")
+KINDS = ("static floor", "hello floor", "live 204", "live 200", "night live 204", "night live 200",
+         "board live 204", "board live 200", "tap", "start", "round page", "save", "scoreboard")
 HELLO = textwrap.dedent("""
     import sys
     from flask import Flask
@@ -93,8 +94,9 @@ def set_up(base, entering, idle, watch="scoreboard"):
             phone.enter_round(game_url)
             page = phone.get(game_url).body
             poll = f"{game_url}/live?v={{v}}"
-        tables.append({"entering": i < entering, "game_url": game_url, "poll": poll, "csrf": phone.csrf,
-                       "version": LIVE_VERSION.search(page).group(1), "cookie": cookie_of(phone)})
+        version = LIVE_VERSION.search(page).group(1)
+        tables.append({"entering": i < entering, "game_url": game_url, "csrf": phone.csrf,
+                       "polls": [(poll, version, "live")] * 4, "cookie": cookie_of(phone)})
     static = STATIC_URL.search(page).group(1)
     return tables, static
 
@@ -143,10 +145,9 @@ async def drive(tables, static, port, hello_port, args, record, pids):
     tasks = []
     entering = sum(table["entering"] for table in tables)
     for number, table in enumerate(tables):
-        for phone in range(4):
+        for phone, (path, version, kind) in enumerate(table["polls"]):
             offset = (number * 4 + phone) * args.poll / max(len(tables) * 4, 1) % args.poll
-            tasks.append(poller(record, stop, port, table["cookie"], table["poll"], table["version"],
-                                args.poll, offset))
+            tasks.append(poller(record, stop, port, table["cookie"], path, version, args.poll, offset, kind))
         if table["entering"]:
             # Out of step, the tables' starts are spread over one round's taps: every table taps
             # once a second all the same, but the tables are not all saving (and starting the next
@@ -178,7 +179,7 @@ async def drive(tables, static, port, hello_port, args, record, pids):
     return measured, cpu, len(pending)
 
 
-def run_once(entering, idle, args):
+def run_once(entering, idle, args, set_up=set_up):
     with tempfile.TemporaryDirectory(prefix="orchard-load-") as folder:
         env = {"ORCHARD_CREW_LIMIT": "100000 per hour", "ORCHARD_WORKERS": str(args.workers),
                "ORCHARD_THREADS": str(args.threads),

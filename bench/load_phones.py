@@ -12,6 +12,7 @@ from keepalive import TIMEOUT, Broken, Connection
 from orchard.testing.loopback import TARGETS, plan_taps
 
 LIVE_VERSION = re.compile(r"/live\?v=(\d+)")
+NIGHT_MARK = re.compile(r"/live\?v=(\d+\.\d+)")  # a club night's leaderboard: its version and its games'
 ROUND_ID = re.compile(r"&amp;r=(\d+)")
 VERSION_FIELD = re.compile(r'name="version" value="(\d+)"')
 
@@ -41,8 +42,8 @@ async def timed(record, kind, connection, method, path, form=None, expect=(200,)
         connection.close()
         record.error(f"{kind}: {error!r}")
         raise Broken(str(error))
-    if kind == "live":
-        kind = f"live {status}"
+    if kind.endswith("live"):  # a poll: "live 204", "night live 200", ...
+        kind = f"{kind} {status}"
     record.add(kind, seconds)
     if status not in expect:
         record.error(f"{kind} answered {status}")
@@ -50,7 +51,7 @@ async def timed(record, kind, connection, method, path, form=None, expect=(200,)
     return status, headers, data
 
 
-async def poller(record, stop, port, cookie, path, version, every, offset):
+async def poller(record, stop, port, cookie, path, version, every, offset, kind="live"):
     """A phone following a page: `path?v=N…` every `every` seconds; a 200 moves its version on."""
     connection = Connection(port, cookie)
     await asyncio.sleep(offset)
@@ -58,12 +59,12 @@ async def poller(record, stop, port, cookie, path, version, every, offset):
     try:
         while not stop.is_set():
             try:
-                status, headers, data = await timed(record, "live", connection, "GET", path.format(v=version),
+                status, headers, data = await timed(record, kind, connection, "GET", path.format(v=version),
                                                     expect=(200, 204))
             except Broken:
                 return
             if status == 200:
-                found = LIVE_VERSION.search(_text(headers, data))
+                found = (NIGHT_MARK if kind != "live" else LIVE_VERSION).search(_text(headers, data))
                 version = found.group(1) if found else version
             next_poll += every
             await asyncio.sleep(max(next_poll - time.monotonic(), 0))
