@@ -226,6 +226,29 @@ def test_a_changed_leaderboard_poll_does_not_redraw_the_tables_qr_codes(app, cli
     assert len(drawn) == 2
 
 
+def test_a_phone_following_the_night_gets_new_controls_when_the_night_changes(app, client, crew, night):
+    """A fifth phone left on the night page kept "Draw stage 1" after the organiser's phone had
+    drawn and started it: the controls sit outside the polled leaderboard. A poll that finds the
+    night itself changed brings the whole night back; a round saved at a table only the board."""
+    poll = select(client.get(night), "#live-night")[0].get("hx-get")
+    organiser = app.test_client()
+    organiser.get(night)
+    with client.session_transaction() as mine, organiser.session_transaction() as theirs:
+        theirs.update(mine)
+    assert organiser.post(night + "/stages").status_code == 303
+    changed = client.get(poll, headers={"HX-Request": "true"})
+    assert changed.status_code == 200
+    assert changed.headers.get("HX-Retarget") == "#night"
+    assert "Start stage 1" in texts(changed, "#stage button")
+    assert organiser.post(night + "/stages/1/start").status_code == 303
+    poll = select(client.get(night), "#live-night")[0].get("hx-get")
+    found, stages = night_of(app, night)
+    play_round(app, crew, stages[-1]["tables"][1]["game_id"], (0, 1, 2, 3))
+    board_only = client.get(poll, headers={"HX-Request": "true"})
+    assert board_only.status_code == 200 and "HX-Retarget" not in board_only.headers
+    assert select(board_only, "#live-night") and not select(board_only, "#stage")
+
+
 def test_a_night_ranked_per_hand_puts_fewer_hands_with_more_points_first(app, client, crew):
     night = new_night(client, crew, NINE[:5], stage_hands="1", ranking="per-hand").headers["Location"]
     for stage in (1, 2):

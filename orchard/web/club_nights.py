@@ -168,6 +168,12 @@ def night_live(token, night_id):
     """The leaderboard again, only when something it shows changed (a 204 otherwise)."""
     if _unchanged(token, night_id):
         return make_response("", 204)
+    if request.args.get("v", "").split(".")[0] != night_service.live_mark(token, night_id).split(".")[0]:
+        # The night itself changed (a stage drawn, swapped or started, a player left or came):
+        # the controls below the leaderboard are out of date too, so the whole night comes back.
+        response = night_page(token, night_id, block="night")
+        response.headers.update({"HX-Retarget": "#night", "HX-Reswap": "outerHTML"})
+        return response
     return night_page(token, night_id, block="live")
 
 

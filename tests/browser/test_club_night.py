@@ -74,6 +74,8 @@ def test_nine_players_three_stages_two_tables_and_a_live_leaderboard(browser, se
     for stage in (1, 2, 3):
         organiser.get_by_role("button", name=f"Draw stage {stage}").tap()
         expect(organiser.locator("#note-stage")).to_contain_text(f"Stage {stage} drawn")
+        # The fifth phone, never reloaded, follows the night's controls as well as its board.
+        expect(watcher.get_by_role("button", name=f"Start stage {stage}")).to_be_visible(timeout=8000)
         out = organiser.locator(".sitting-out").inner_text().removeprefix("Sitting out: ")
         sat_out.append(out)
         if stage == 1:
@@ -84,6 +86,8 @@ def test_nine_players_three_stages_two_tables_and_a_live_leaderboard(browser, se
         organiser.get_by_role("button", name=f"Start stage {stage}").tap()
         expect(organiser.locator("#note-stage")).to_contain_text(f"Stage {stage} started at 2 tables")
         expect(organiser.locator(".night-table .qr svg")).to_have_count(2)
+        expect(watcher.get_by_role("button", name=f"Start stage {stage}")).to_have_count(0, timeout=8000)
+        expect(watcher.locator("#stage h2")).to_have_text("The next stage")
         for table_no, table in enumerate(tables, start=1):
             table.names = table_players(organiser, table_no)
             # The table's code opens its game: the phone goes where the code points.
