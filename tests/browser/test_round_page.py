@@ -102,11 +102,8 @@ def test_ten_fast_taps_are_ten_changes_in_order(page, orchard, database):
     orchard.mode("exact")
     taps = ["2C", "3C", "4C", "5C", "6C", "7C", "8C", "2C", "9C", "3C"]  # 2♣ and 3♣ twice: back out
     page.locator("#card-9D").evaluate("el => el.scrollIntoView({block: 'center'})")
-    started = page.evaluate("performance.now()")
-    for code in taps:
+    for code in taps:  # one after another, without waiting for answers (how fast: bench/tap_paint.py)
         page.locator(f"#card-{code}").tap(no_wait_after=True)
-    elapsed = page.evaluate("performance.now()") - started
-    assert elapsed < 2000, f"the ten taps took {elapsed:.0f} ms"
     orchard.settled()
     held = ["4C", "5C", "6C", "7C", "8C", "9C"]
     expect(page.locator(".card-grid input:checked")).to_have_count(len(held))
