@@ -4,7 +4,7 @@ Granian answers HTTP in Rust (hyper), and body_first.py hands the Flask app only
 (its body read on Granian's event loop, within a time limit), so open and idle connections and
 slow bodies cost no thread. ORCHARD_WORKERS processes share the port (each with
 ORCHARD_THREADS threads running the app) and one SQLite file in WAL mode; the guess limits are
-counted in a file they share. Why Granian and not waitress: README, "Serving many tables".
+counted in a file they share. Why Granian and not waitress: docs/performance.md, "Why Granian, not waitress".
 """
 import os
 import signal

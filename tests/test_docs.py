@@ -38,3 +38,66 @@ def test_the_link_check_catches_a_link_outside_the_repository(tmp_path):
     doc = tmp_path / "README.md"
     doc.write_text("See [the rules](../shared/RULES.md) and [home](https://example.org/).\n")
     assert list(relative_links(doc)) == ["../shared/RULES.md"]
+
+
+# --- The README is short and every doc is reachable, with honest anchors and paths -------------
+
+README_LIMIT = 10_000  # bytes: read in two minutes
+BACKTICKED_PATH = re.compile(r"`((?:orchard|tests|bench|docs)/[\w./-]*)`")
+
+
+def slug(heading):
+    """A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces to dashes."""
+    text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return text.replace(" ", "-")
+
+
+def anchors(path):
+    text = FENCE.sub("", path.read_text(encoding="utf-8"))
+    return {slug(heading) for heading in re.findall(r"^#{1,6} (.+)$", text, re.MULTILINE)}
+
+
+def links_with_anchors(path):
+    text = FENCE.sub("", path.read_text(encoding="utf-8"))
+    for target in INLINE_LINK.findall(text):
+        if "#" in target and not re.match(r"^[a-z][a-z0-9+.-]*:", target, re.IGNORECASE):
+            file, anchor = target.split("#", 1)
+            yield (path.parent / file).resolve() if file else path, anchor
+
+
+def test_the_readme_is_read_in_two_minutes():
+    assert len((ROOT / "README.md").read_bytes()) <= README_LIMIT
+
+
+def test_the_readme_links_to_every_doc():
+    linked = {(ROOT / target).resolve() for target in relative_links(ROOT / "README.md")}
+    missing = [doc.name for doc in (ROOT / "docs").glob("*.md") if doc.resolve() not in linked]
+    assert missing == []
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_anchor_a_doc_links_to_is_a_heading_there(doc):
+    broken = [f"{target.name}#{anchor}" for target, anchor in links_with_anchors(doc)
+              if target.suffix == ".md" and anchor not in anchors(target)]
+    assert broken == []
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_path_a_doc_names_exists(doc):
+    text = doc.read_text(encoding="utf-8")
+    missing = sorted({path for path in BACKTICKED_PATH.findall(text) if not (ROOT / path).exists()})
+    assert missing == []
+
+
+def test_the_anchor_check_catches_a_heading_that_is_not_there(tmp_path):
+    doc = tmp_path / "guide.md"
+    doc.write_text("# Guide\n\n## 5. Club night: more players\n\nSee [it](#5-club-night-more-players) "
+                   "and [gone](#backups).\n")
+    assert anchors(doc) == {"guide", "5-club-night-more-players"}
+    assert [anchor for _, anchor in links_with_anchors(doc) if anchor not in anchors(doc)] == ["backups"]
+
+
+def test_the_path_check_catches_a_file_that_is_not_there():
+    assert BACKTICKED_PATH.findall("see `orchard/services/taps.py` and `orchard/nowhere.py`") == [
+        "orchard/services/taps.py", "orchard/nowhere.py"]
+    assert not (ROOT / "orchard/nowhere.py").exists()
