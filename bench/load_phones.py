@@ -12,7 +12,7 @@ from keepalive import TIMEOUT, Broken, Connection
 from orchard.testing.loopback import TARGETS, plan_taps
 
 LIVE_VERSION = re.compile(r"/live\?v=(\d+)")
-NIGHT_MARK = re.compile(r"/live\?v=(\d+\.\d+)")  # a club night's leaderboard: its version and its games'
+NIGHT_MARK = re.compile(r"/live\?v=(-?\d+\.-?\d+)")  # a club night's leaderboard: its version and its games'
 ROUND_ID = re.compile(r"&amp;r=(\d+)")
 VERSION_FIELD = re.compile(r'name="version" value="(\d+)"')
 

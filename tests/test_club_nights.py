@@ -249,6 +249,23 @@ def test_a_phone_following_the_night_gets_new_controls_when_the_night_changes(ap
     assert select(board_only, "#live-night") and not select(board_only, "#stage")
 
 
+def test_a_round_started_at_a_table_leaves_the_leaderboard_poll_a_204(app, client, crew, night):
+    """The leaderboard shows saved rounds only: a table starting its next round changed every
+    phone's leaderboard poll to a 200 (bench/load_night.py: most polls of a 10-table night)."""
+    client.post(night + "/stages")
+    client.post(night + "/stages/1/start")
+    poll = select(client.get(night), "#live-night")[0].get("hx-get")
+    big = select(client.get(night + "/board"), "#big-board")[0].get("hx-get")
+    found, stages = night_of(app, night)
+    game = f"{crew.rstrip('/')}/games/{stages[-1]['tables'][1]['game_id']}"
+    assert client.post(game + "/rounds").status_code in (200, 303)
+    assert client.get(poll).status_code == 204
+    assert client.get(big).status_code == 204
+    play_round(app, crew, stages[-1]["tables"][1]["game_id"], (0, 1, 2, 3))
+    assert client.get(poll).status_code == 200
+    assert client.get(big).status_code == 200
+
+
 def test_a_night_ranked_per_hand_puts_fewer_hands_with_more_points_first(app, client, crew):
     night = new_night(client, crew, NINE[:5], stage_hands="1", ranking="per-hand").headers["Location"]
     for stage in (1, 2):
