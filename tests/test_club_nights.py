@@ -226,6 +226,27 @@ def test_a_changed_leaderboard_poll_does_not_redraw_the_tables_qr_codes(app, cli
     assert len(drawn) == 2
 
 
+def test_a_changed_leaderboard_poll_leaves_the_codes_on_the_phone(app, client, crew, night):
+    """Each changed poll re-sent every table's QR code (39 KB for ten tables, to every phone every
+    few seconds). The poll now sends an empty stand-in of the same id that htmx keeps the phone's
+    code in place of (hx-preserve); the page and a night change still bring the codes."""
+    client.post(night + "/stages")
+    client.post(night + "/stages/1/start")
+    page = client.get(night)
+    codes = {code.get("id"): code for code in select(page, ".night-table .qr")}
+    assert len(codes) == 2 and all(code.find("svg") is not None and code.get("hx-preserve") is not None
+                                   for code in codes.values())
+    poll = select(page, "#live-night")[0].get("hx-get")
+    found, stages = night_of(app, night)
+    play_round(app, crew, stages[-1]["tables"][1]["game_id"], (0, 1, 2, 3))
+    changed = client.get(poll, headers={"HX-Request": "true"})
+    assert changed.status_code == 200 and "1 hand saved" in changed.get_data(as_text=True)
+    stand_ins = {code.get("id"): code for code in select(changed, ".night-table .qr")}
+    assert stand_ins.keys() == codes.keys()
+    assert all(code.find("svg") is None and code.get("hx-preserve") is not None for code in stand_ins.values())
+    assert select(client.get(poll), ".night-table .qr svg"), "a plain request (no htmx) gets the codes"
+
+
 def test_a_phone_following_the_night_gets_new_controls_when_the_night_changes(app, client, crew, night):
     """A fifth phone left on the night page kept "Draw stage 1" after the organiser's phone had
     drawn and started it: the controls sit outside the polled leaderboard. A poll that finds the

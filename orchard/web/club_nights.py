@@ -81,7 +81,7 @@ def night_page(token, night_id, status=200, block=None, forms=None):
     return render(
         "club_nights/show.html", block, status=status, crew=crew, night=night, stages=stages,
         current=current, plan=night_service.seating(current) if current else None, names=names, board=board,
-        qr=_table_codes(token, current), player_form=forms.get("player") or PlayerForm(formdata=None),
+        qr={} if block == "live" and wants_fragment() else _table_codes(token, current), player_form=forms.get("player") or PlayerForm(formdata=None),
         swap_form=swap_form, notice=forms.get("notice"), mark=night_service.live_mark(token, night_id),
         ranking_name=club_night.RANKING_NAMES[night["ranking"]],
     )

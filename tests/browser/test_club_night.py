@@ -101,6 +101,10 @@ def test_nine_players_three_stages_two_tables_and_a_live_leaderboard(browser, se
                     last_table.setdefault(table.page.url, [0] * 4)[seat] += HANDS[k][2]
                 expect_board(watcher, "#leaderboard", expected)
                 expect_board(big, "#big-board", expected)
+        # Every poll that brought the new board left the tables' codes on the watcher's phone.
+        expect(watcher.locator(".night-table .qr svg")).to_have_count(2)
+        assert watcher.locator("#table-1 .qr").get_attribute("data-link") == \
+            organiser.locator("#table-1 .qr").get_attribute("data-link")
         if stage == 1:
             shoot(watcher, "club-night-board")
             shoot(watcher, "club-night-board", dark=True)
