@@ -247,6 +247,36 @@ def test_a_changed_leaderboard_poll_leaves_the_codes_on_the_phone(app, client, c
     assert select(client.get(poll), ".night-table .qr svg"), "a plain request (no htmx) gets the codes"
 
 
+def test_the_phones_following_a_night_share_one_drawing_of_each_new_board(app, client, crew, night, monkeypatch):
+    """bench/load_night.py: after each save, the three phones a table that follow the night (and
+    the big screen) each had the same board drawn for them, so a night's taps waited twice as long
+    as separate tables'. A board is now drawn once per change; the next change draws it anew."""
+    from orchard.web import club_nights as night_web
+    client.post(night + "/stages")
+    client.post(night + "/stages/1/start")
+    page = client.get(night)
+    poll = select(page, "#live-night")[0].get("hx-get")
+    big = select(client.get(night + "/board"), "#big-board")[0].get("hx-get")
+    drawn = []
+    leaderboard = night_web.night_service.leaderboard
+    monkeypatch.setattr(night_web.night_service, "leaderboard", lambda *a: drawn.append(1) or leaderboard(*a))
+    found, stages = night_of(app, night)
+    game_id = stages[-1]["tables"][1]["game_id"]
+    play_round(app, crew, game_id, (0, 1, 2, 3))
+    answers = [client.get(url, headers={"HX-Request": "true"}) for url in (poll, poll, poll, big, big)]
+    assert [answer.status_code for answer in answers] == [200] * 5
+    assert answers[0].get_data() == answers[1].get_data() == answers[2].get_data()
+    assert len(drawn) == 2, "one drawing of the phones' board and one of the big screen's"
+    first_points = [cell.text_content() for cell in select(answers[0], "#leaderboard tbody td.points")]
+    play_round(app, crew, game_id, (1, 0, 3, 2))
+    again = client.get(poll, headers={"HX-Request": "true"})
+    assert again.status_code == 200 and len(drawn) == 3
+    assert [cell.text_content() for cell in select(again, "#leaderboard tbody td.points")] != first_points
+    newer = select(again, "#live-night")[0].get("hx-get")
+    assert newer != select(answers[0], "#live-night")[0].get("hx-get")
+    assert client.get(newer, headers={"HX-Request": "true"}).status_code == 204
+
+
 def test_a_phone_following_the_night_gets_new_controls_when_the_night_changes(app, client, crew, night):
     """A fifth phone left on the night page kept "Draw stage 1" after the organiser's phone had
     drawn and started it: the controls sit outside the polled leaderboard. A poll that finds the

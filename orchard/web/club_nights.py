@@ -1,6 +1,8 @@
 """Club night pages: a new night, the organiser's page (who is here, the stage's seating with its
 swap, each table's QR code), the live leaderboard on every phone, and the big-screen view."""
 import functools
+import threading
+from collections import OrderedDict
 
 import segno
 from flask import Blueprint, abort, flash, make_response, request, url_for
@@ -67,7 +69,10 @@ def load_night(token, night_id):
     return crew, night
 
 
-def night_page(token, night_id, status=200, block=None, forms=None):
+def night_page(token, night_id, status=200, block=None, forms=None, mark=None):
+    # The mark is read before what it stands for: a write landing in between leaves the page a
+    # mark older than what it shows (one poll too many), never newer (a phone stuck on the old).
+    mark = mark or night_service.live_mark(token, night_id)
     crew, night = load_night(token, night_id)
     stages = night_service.stages(night)
     board = night_service.leaderboard(night, stages)
@@ -82,7 +87,7 @@ def night_page(token, night_id, status=200, block=None, forms=None):
         "club_nights/show.html", block, status=status, crew=crew, night=night, stages=stages,
         current=current, plan=night_service.seating(current) if current else None, names=names, board=board,
         qr={} if block == "live" and wants_fragment() else _table_codes(token, current), player_form=forms.get("player") or PlayerForm(formdata=None),
-        swap_form=swap_form, notice=forms.get("notice"), mark=night_service.live_mark(token, night_id),
+        swap_form=swap_form, notice=forms.get("notice"), mark=mark,
         ranking_name=club_night.RANKING_NAMES[night["ranking"]],
     )
 
@@ -166,15 +171,17 @@ def night_show(token, night_id):
 @bp.get("/<int:night_id>/live")
 def night_live(token, night_id):
     """The leaderboard again, only when something it shows changed (a 204 otherwise)."""
-    if _unchanged(token, night_id):
+    mark = _mark(token, night_id)
+    if request.args.get("v", "") == mark:
         return make_response("", 204)
-    if request.args.get("v", "").split(".")[0] != night_service.live_mark(token, night_id).split(".")[0]:
+    if request.args.get("v", "").split(".")[0] != mark.split(".")[0]:
         # The night itself changed (a stage drawn, swapped or started, a player left or came):
         # the controls below the leaderboard are out of date too, so the whole night comes back.
-        response = night_page(token, night_id, block="night")
+        response = night_page(token, night_id, block="night", mark=mark)
         response.headers.update({"HX-Retarget": "#night", "HX-Reswap": "outerHTML"})
         return response
-    return night_page(token, night_id, block="live")
+    return _once_per_mark((token, night_id, mark, "live"),
+                          lambda: night_page(token, night_id, block="live", mark=mark))
 
 
 @bp.get("/<int:night_id>/board")
@@ -186,24 +193,66 @@ def night_board(token, night_id):
 
 @bp.get("/<int:night_id>/board/live")
 def night_board_live(token, night_id):
-    if _unchanged(token, night_id):
+    mark = _mark(token, night_id)
+    if request.args.get("v", "") == mark:
         return make_response("", 204)
-    crew, night = load_night(token, night_id)
-    return _board(token, crew, night, block="big_board")
+    return _once_per_mark((token, night_id, mark, "big_board"),
+                          lambda: _board(token, *load_night(token, night_id), block="big_board", mark=mark))
 
 
-def _board(token, crew, night, block=None):
+def _board(token, crew, night, block=None, mark=None):
+    mark = mark or night_service.live_mark(token, night["id"])  # before the board: see night_page
     stages = night_service.stages(night)
     return render("club_nights/board.html", block, crew=crew, night=night,
-                  board=night_service.leaderboard(night, stages), mark=night_service.live_mark(token, night["id"]),
+                  board=night_service.leaderboard(night, stages), mark=mark,
                   ranking_name=club_night.RANKING_NAMES[night["ranking"]])
 
 
-def _unchanged(token, night_id):
+def _mark(token, night_id):
+    """The night's live mark; a 404 when the link has no such night."""
     mark = night_service.live_mark(token, night_id)
     if mark is None:
         abort(404)
-    return request.args.get("v", "") == mark
+    return mark
+
+
+class _Rendered:
+    """Fragments as last drawn, by night and mark, a few at a time. After each save every phone
+    following the night asks for the same new board (three phones a table, and the big screen):
+    it is drawn once per change in each process, not once per phone."""
+
+    def __init__(self, size):
+        self.size, self.lock, self.bodies = size, threading.Lock(), OrderedDict()
+
+    def get(self, key):
+        with self.lock:
+            body = self.bodies.get(key)
+            if body is not None:
+                self.bodies.move_to_end(key)
+            return body
+
+    def put(self, key, body):
+        with self.lock:
+            self.bodies[key] = body
+            self.bodies.move_to_end(key)
+            while len(self.bodies) > self.size:
+                self.bodies.popitem(last=False)
+
+
+_rendered = _Rendered(size=32)  # two fragments each of the nights being played at once
+
+
+def _once_per_mark(key, draw):
+    """An htmx fragment that depends on nothing but the night and its mark, drawn once."""
+    if not wants_fragment():
+        return draw()
+    body = _rendered.get(key)
+    if body is not None:
+        return make_response(body, 200)
+    response = draw()
+    if response.status_code == 200:
+        _rendered.put(key, response.get_data())
+    return response
 
 
 @bp.post("/<int:night_id>/players")
