@@ -173,6 +173,31 @@ def test_a_night_that_cannot_be_seated_is_refused_next_to_the_names(app, client,
         assert night_service.nights(crew_store.crew_by_token(crew.split("/c/")[1].strip("/"))["id"]) == []
 
 
+def test_the_crews_players_are_picked_by_a_tap_and_new_ones_typed(app, client, crew, night):
+    """A crew's second night: its nine players are toggles on the form, tapped ones join the night
+    as themselves (no new player of the same name), a typed name joins as a new player, and a
+    name both tapped and typed is refused next to the names with nothing created."""
+    form = client.get(crew + "club-nights/new")
+    assert sorted(box.get("value") for box in select(form, "#field-known input[type=checkbox]")) == NINE
+    assert element_text(form, "#field-names label") == "Anyone new: one name a line"
+    picked = {"name": "Second night", "known": ["Ann", "Cat", "Eve", "Gus"], "names": "Zoe\n",
+              "format": "hands", "stage_hands": "2", "ranking": "total"}
+    twice = client.post(crew + "club-nights", data={**picked, "names": "Zoe\ncat"})
+    assert twice.status_code == 422
+    assert element_text(twice, "#note-names") == "cat is on the list twice: give each player their own name."
+    assert [box.get("value") for box in select(twice, "#field-known input:checked")] == ["Ann", "Cat", "Eve", "Gus"]
+    answer = client.post(crew + "club-nights", data=picked)
+    assert answer.status_code == 303
+    second, _ = night_of(app, answer.headers["Location"])
+    first, _ = night_of(app, night)
+    assert [p["name"] for p in second["players"]] == ["Ann", "Cat", "Eve", "Gus", "Zoe"]
+    assert {p["id"] for p in second["players"][:4]} <= {p["id"] for p in first["players"]}
+    with app.app_context():
+        crew_id = crew_store.crew_by_token(crew.split("/c/")[1].strip("/"))["id"]
+        assert len(night_service.nights(crew_id)) == 2
+        assert len(crew_store.players(crew_id)) == 10
+
+
 def test_a_stage_length_out_of_bounds_is_refused(client, crew):
     response = new_night(client, crew, stage_hands=str(club_night.MAX_STAGE_HANDS + 1))
     assert response.status_code == 422

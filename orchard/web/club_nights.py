@@ -7,7 +7,8 @@ from collections import OrderedDict
 import segno
 from flask import Blueprint, abort, flash, make_response, request, url_for
 from flask_wtf import FlaskForm
-from wtforms import IntegerField, RadioField, SelectChoice, SelectField, StringField, TextAreaField
+from wtforms import (IntegerField, RadioField, SelectChoice, SelectField, SelectMultipleField, StringField,
+                     TextAreaField)
 from wtforms.validators import Length, NumberRange, Optional
 
 from orchard.scoring import NAME_MAX, club_night
@@ -26,6 +27,9 @@ NAMES_MAX = club_night.MAX_PLAYERS * (NAME_MAX + 2)  # one name a line, every pl
 
 class NightForm(FlaskForm):
     name = StringField("Name of the night", default="Club night", validators=[check_name])
+    # The crew's players are picked by a tap; anyone new is typed. A picked value is only a name,
+    # checked like a typed one, so a forged value can do no more than typing could.
+    known = SelectMultipleField("Tap who is here", validate_choice=False)
     names = TextAreaField("Who is here: one name a line", validators=[
         Length(max=NAMES_MAX, message=f"That is more names than a night can seat ({club_night.MAX_PLAYERS})."),
     ])
@@ -49,7 +53,7 @@ class NightForm(FlaskForm):
         return ok
 
     def name_list(self):
-        return (self.names.data or "").splitlines()
+        return [*(self.known.data or ()), *(self.names.data or "").splitlines()]
 
 
 class PlayerForm(FlaskForm):

@@ -136,3 +136,33 @@ def test_nine_players_three_stages_two_tables_and_a_live_leaderboard(browser, se
     assert_fits_phone(watcher)
     for context in [*contexts, big_context]:
         context.close()
+
+
+def test_the_crews_players_are_tapped_in_for_the_next_night(server, page):
+    """The crew's second night: who is here is four taps on the crew's players and one new name."""
+    page.goto(server + "/")
+    page.fill("#name", "Club")
+    page.get_by_role("button", name="Start the crew").tap()
+    page.wait_for_url(re.compile(r"/c/[^/]+/$"))
+    crew_url = page.url
+    page.goto(crew_url + "club-nights/new")
+    page.fill("#names", "\n".join(NINE[:5]))
+    page.get_by_role("button", name="Start the night").tap()
+    page.wait_for_url(re.compile(r"/club-nights/\d+$"))
+
+    page.goto(crew_url + "club-nights/new")
+    for name in ("Ann", "Cat", "Dan", "Eve"):
+        page.locator("#field-known label.pick", has_text=name).tap()
+    expect(page.locator("#field-known input:checked")).to_have_count(4)
+    page.locator("#field-known label.pick", has_text="Dan").tap()  # a second tap takes Dan off again
+    page.locator("#field-known label.pick", has_text="Bob").tap()
+    page.get_by_label("Anyone new: one name a line").fill("Zoe")
+    shoot(page, "club-night-new")
+    shoot(page, "club-night-new", dark=True)
+    assert_fits_phone(page)
+    assert small_tap_targets(page) == []
+    page.get_by_role("button", name="Start the night").tap()
+    page.wait_for_url(re.compile(r"/club-nights/\d+$"))
+    expect(page.locator("#leaderboard tbody tr")).to_have_count(5)
+    assert sorted(page.locator("#leaderboard tbody tr").evaluate_all(
+        "rows => rows.map(row => row.dataset.player)")) == ["Ann", "Bob", "Cat", "Eve", "Zoe"]
