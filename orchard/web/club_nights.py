@@ -90,7 +90,7 @@ def night_page(token, night_id, status=200, block=None, forms=None, mark=None):
     return render(
         "club_nights/show.html", block, status=status, crew=crew, night=night, stages=stages,
         current=current, plan=night_service.seating(current) if current else None, names=names, board=board,
-        qr={} if block == "live" and wants_fragment() else _table_codes(token, current),  # a poll keeps the phone's
+        qr={} if block == "live" and wants_fragment() else _table_codes(token, current),  # stand-ins: show.html
         player_form=forms.get("player") or PlayerForm(formdata=None),
         swap_form=swap_form, notice=forms.get("notice"), mark=mark,
         ranking_name=club_night.RANKING_NAMES[night["ranking"]],
