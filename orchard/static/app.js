@@ -129,6 +129,23 @@
     }
   });
 
+  // A poll whose element left the page while its request was on the way (a tap's answer brought
+  // a newer poll, a control's answer a newer night) has its answer dropped: it is older than what
+  // replaced it, and htmx could not place it ("Invalid re-target"). The new element asks again on
+  // its own schedule. A detached element's events stop at itself, so it gets its own listener.
+  var watchedPolls = new WeakSet();
+
+  function dropIfGone(event) {
+    if (!event.currentTarget.isConnected) event.preventDefault();
+  }
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail.elt;
+    if (!isPoll(elt) || watchedPolls.has(elt)) return;
+    watchedPolls.add(elt);
+    elt.addEventListener("htmx:beforeOnLoad", dropIfGone);
+  });
+
   // A step that folds away (the saved bid) hands the focus to its one-line summary, without
   // scrolling the page to it.
   document.addEventListener("htmx:afterSettle", function () {

@@ -61,11 +61,12 @@ def test_nine_players_three_stages_two_tables_and_a_live_leaderboard(browser, se
     night_url = organiser.url
 
     contexts = [new_phone(browser) for _ in range(3)]
-    watcher, _ = watched_page(contexts[0])
+    watcher, watcher_errors = watched_page(contexts[0])
     watcher.goto(night_url)
-    tables = [Orchard(watched_page(context)[0], server) for context in contexts[1:]]
+    watched = [watched_page(context) for context in contexts[1:]]
+    tables = [Orchard(table_page, server) for table_page, _ in watched]
     big_context = browser.new_context(viewport={"width": 1280, "height": 720})
-    big = big_context.new_page()
+    big, big_errors = watched_page(big_context)
     big.goto(night_url + "/board")
 
     expected = dict.fromkeys(NINE, 0)
@@ -134,6 +135,7 @@ def test_nine_players_three_stages_two_tables_and_a_live_leaderboard(browser, se
     assert len(set(sat_out)) == 3
     assert leaderboard(watcher, "#leaderboard") == expected
     assert_fits_phone(watcher)
+    assert watcher_errors == [] and big_errors == [] and [errors for _, errors in watched] == [[], []]
     for context in [*contexts, big_context]:
         context.close()
 
@@ -166,3 +168,36 @@ def test_the_crews_players_are_tapped_in_for_the_next_night(server, page):
     expect(page.locator("#leaderboard tbody tr")).to_have_count(5)
     assert sorted(page.locator("#leaderboard tbody tr").evaluate_all(
         "rows => rows.map(row => row.dataset.player)")) == ["Ann", "Bob", "Cat", "Eve", "Zoe"]
+
+
+def test_a_poll_on_its_way_when_the_organiser_starts_a_stage_leaves_the_started_stage(server, page):
+    """A leaderboard poll sent just before "Start stage 1" comes back after the stage started
+    (CI saw this): it must neither break the page nor put the stage back as not started."""
+    page.goto(server + "/")
+    page.fill("#name", "Club")
+    page.get_by_role("button", name="Start the crew").tap()
+    page.wait_for_url(re.compile(r"/c/[^/]+/$"))
+    page.goto(page.url + "club-nights/new")
+    page.fill("#names", "\n".join(NINE[:5]))
+    page.get_by_role("button", name="Start the night").tap()
+    page.wait_for_url(re.compile(r"/club-nights/\d+$"))
+    page.get_by_role("button", name="Draw stage 1").tap()
+    expect(page.locator("#note-stage")).to_contain_text("Stage 1 drawn")
+
+    held = []
+    page.route(re.compile(r"/live\?"), lambda route: held.append(route))  # the next poll waits here, on its way
+    with page.expect_request(re.compile(r"/live\?"), timeout=8000):
+        pass
+    page.get_by_role("button", name="Start stage 1").tap()
+    expect(page.locator("#note-stage")).to_contain_text("Stage 1 started at 1 table")
+    page.unroute(re.compile(r"/live\?"))
+    assert held, "no poll was held"
+    for route in held:
+        try:
+            route.continue_()  # the old poll reaches the server now, after the start
+        except Exception:  # the page gave up on it first
+            pass
+    page.wait_for_timeout(1500)
+    expect(page.locator("#note-stage")).to_contain_text("Stage 1 started at 1 table")
+    expect(page.get_by_role("button", name="Start stage 1")).to_have_count(0)
+    expect(page.locator(".night-table .qr svg")).to_have_count(1)

@@ -252,3 +252,28 @@ def test_a_saved_round_polls_quietly_and_its_rule_link_keeps_the_line(phones):
     plain = page.locator("#hand-0 .breakdown-lines li").first.evaluate("el => el.getBoundingClientRect().height")
     lines = height / plain  # a wrapped line is two plain lines, not a plain one and a 44 px one
     assert abs(lines - round(lines)) < 0.05, f"the line with the link is {height}px high, a plain one {plain}px"
+
+
+def test_an_old_poll_that_comes_back_after_a_tap_and_a_save_elsewhere_is_let_go(phones):
+    """This phone's poll leaves; a tap's answer brings the phone a newer poll; another phone saves
+    the round; then the old poll's answer ("the round was saved") lands. It belongs to a poll the
+    page no longer has: it must not break the page, and the newer poll brings the saved round."""
+    one, two = phones[:2]
+    one.start_crew()
+    one.start_game()
+    one.enter_round_one()
+    held = []
+    polls = re.compile(r"/live\?")
+    one.page.route(polls, lambda route: route.continue_() if held else held.append(route))
+    with one.page.expect_request(polls, timeout=8000):
+        pass
+    one.count("7", 1)  # Dan's pile gains a 7: the answer replaces the poll that is on its way
+    two.page.goto(one.page.url)
+    two.save(1)
+    one.page.unroute(polls)
+    try:
+        held[0].continue_()
+    except Exception:  # the page gave up on it first
+        pass
+    expect(one.page.get_by_role("button", name="Save round 1")).to_have_count(0, timeout=10_000)
+    expect(one.page.locator("#round-main")).to_contain_text("Round 1")
