@@ -12,12 +12,13 @@ from . import ratings as rating_service
 
 
 class TwoPeople(Exception):
-    """The two players sat at one game (`game_id`), so they are two people: nothing was merged."""
+    """The two players sat at one game or came to one club night, so they are two people: nothing
+    was merged. `where` says which, as the merge form words it ("game 3", "the club night Friday")."""
 
-    def __init__(self, other, game_id):
-        super().__init__(game_id)
+    def __init__(self, other, where):
+        super().__init__(where)
         self.other = other
-        self.game_id = game_id
+        self.where = where
 
 
 @dataclass(frozen=True)
@@ -90,10 +91,12 @@ def rename(crew_id, player_id, name):
 
 def merge(crew_id, keep_id, other_id):
     """Fold another player of the crew (the same person under another name) into `keep_id`;
-    TwoPeople when both sat at one game."""
+    TwoPeople when both sat at one game or came to one club night."""
     other = player_store.player(crew_id, other_id)
     try:
         moved = player_store.merge(crew_id, keep_id, other["id"])
     except player_store.SharedGame as shared:
-        raise TwoPeople(other, shared.game_id) from None
+        raise TwoPeople(other, f"played game {shared.game_id}") from None
+    except player_store.SharedNight as shared:
+        raise TwoPeople(other, f"came to the club night {shared.name}") from None
     return Merged(other=other, games=moved)

@@ -17,6 +17,24 @@ class SharedGame(Exception):
         self.game_id = game_id
 
 
+class SharedNight(Exception):
+    """Two players were both at the same club night, so they cannot be one person."""
+
+    def __init__(self, night_id, name):
+        super().__init__(night_id)
+        self.night_id, self.name = night_id, name
+
+
+def _redraw(db, player_id):
+    """Every page that shows the player's name draws it anew: the scoreboards of the games they
+    sat at and the club nights they came to move their live versions on (a name is not a change
+    a poll would otherwise see)."""
+    db.execute("UPDATE games SET board_version = board_version + 1"
+               " WHERE id IN (SELECT game_id FROM seats WHERE player_id = ?)", [player_id])
+    db.execute("UPDATE club_nights SET version = version + 1"
+               " WHERE id IN (SELECT night_id FROM club_night_players WHERE player_id = ?)", [player_id])
+
+
 def player(crew_id, player_id):
     """The crew's player, or None when the crew has no such player."""
     rows = list(
@@ -40,13 +58,15 @@ def rename(crew_id, player_id, name):
             db.execute(
                 "UPDATE players SET name = ? WHERE id = ? AND crew_id = ?", [name, player_id, crew_id]
             )
+            _redraw(db, player_id)
     except sqlite3.IntegrityError as error:  # the unique index, should a rename race this one
         raise NameTaken() from error
 
 
 def merge(crew_id, keep_id, other_id):
-    """Move every seat of `other_id` to `keep_id` and drop the emptied player; SharedGame when
-    both sat at one game. Returns how many games moved."""
+    """Move every seat of `other_id` (and their places at club nights) to `keep_id` and drop the
+    emptied player; SharedGame when both sat at one game, SharedNight when both came to one
+    club night. Returns how many games moved."""
     with write() as db:
         both = list(
             db.query(
@@ -60,6 +80,19 @@ def merge(crew_id, keep_id, other_id):
         )
         if both:
             raise SharedGame(both[0]["game_id"])
+        nights = list(
+            db.query(
+                """
+                SELECT club_nights.id, club_nights.name FROM club_night_players AS kept
+                JOIN club_night_players AS other ON other.night_id = kept.night_id AND other.player_id = ?
+                JOIN club_nights ON club_nights.id = kept.night_id
+                WHERE kept.player_id = ? ORDER BY club_nights.id LIMIT 1
+                """,
+                [other_id, keep_id],
+            )
+        )
+        if nights:
+            raise SharedNight(nights[0]["id"], nights[0]["name"])
         owned = list(
             db.query(
                 "SELECT count(*) AS n FROM players WHERE crew_id = ? AND id IN (?, ?)",
@@ -70,6 +103,9 @@ def merge(crew_id, keep_id, other_id):
             raise LookupError("both players must belong to the crew")
         games = [row[0] for row in db.execute("SELECT game_id FROM seats WHERE player_id = ?", [other_id])]
         db.execute("UPDATE seats SET player_id = ? WHERE player_id = ?", [keep_id, other_id])
+        for table in ("club_night_players", "club_night_places"):  # the nights they came to, too
+            db.execute(f"UPDATE {table} SET player_id = ? WHERE player_id = ?", [keep_id, other_id])
         refresh_results(db, games)
+        _redraw(db, keep_id)
         db.execute("DELETE FROM players WHERE id = ? AND crew_id = ?", [other_id, crew_id])
     return len(games)

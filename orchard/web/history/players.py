@@ -108,7 +108,7 @@ def player_merge(token, player_id):
             merged = player_service.merge(crew["id"], player_id, form.other.data)
         except player_service.TwoPeople as two:
             form.other.errors.append(
-                f"{player['name']} and {two.other['name']} both played game {two.game_id}, "
+                f"{player['name']} and {two.other['name']} both {two.where}, "
                 "so they are two people: nothing was merged."
             )
             return player_page(crew, player, status=409, merge_form=form, block="merge")
