@@ -12,13 +12,12 @@ from . import ratings as rating_service
 
 
 class TwoPeople(Exception):
-    """The two players sat at one game or came to one club night, so they are two people: nothing
-    was merged. `where` says which, as the merge form words it ("game 3", "the club night Friday")."""
+    """The two players sat at one game (`game_id`) or came to one club night (`night_name`), so
+    they are two people: nothing was merged."""
 
-    def __init__(self, other, where):
-        super().__init__(where)
-        self.other = other
-        self.where = where
+    def __init__(self, other, game_id=None, night_name=None):
+        super().__init__(game_id or night_name)
+        self.other, self.game_id, self.night_name = other, game_id, night_name
 
 
 @dataclass(frozen=True)
@@ -96,7 +95,7 @@ def merge(crew_id, keep_id, other_id):
     try:
         moved = player_store.merge(crew_id, keep_id, other["id"])
     except player_store.SharedGame as shared:
-        raise TwoPeople(other, f"played game {shared.game_id}") from None
+        raise TwoPeople(other, game_id=shared.game_id) from None
     except player_store.SharedNight as shared:
-        raise TwoPeople(other, f"came to the club night {shared.name}") from None
+        raise TwoPeople(other, night_name=shared.name) from None
     return Merged(other=other, games=moved)

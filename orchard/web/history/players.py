@@ -107,9 +107,9 @@ def player_merge(token, player_id):
         try:
             merged = player_service.merge(crew["id"], player_id, form.other.data)
         except player_service.TwoPeople as two:
+            shared = f"played game {two.game_id}" if two.game_id else f"came to the club night {two.night_name}"
             form.other.errors.append(
-                f"{player['name']} and {two.other['name']} both {two.where}, "
-                "so they are two people: nothing was merged."
+                f"{player['name']} and {two.other['name']} both {shared}, so they are two people: nothing was merged."
             )
             return player_page(crew, player, status=409, merge_form=form, block="merge")
         games = "1 game" if merged.games == 1 else f"{merged.games} games"
