@@ -8,7 +8,8 @@ once, as the rules require), the rest split into tables of four every possible w
 cut as soon as it cannot beat the best found: by the cheapest seating of a stage, and by counting
 (a meeting still to come is a repeat unless its pair has not met yet). The first stage is fixed
 (every first stage is the same up to renaming the players), and the second stage's sit-outs are
-tried once per shape (players who sat at one first-stage table are alike). The draw is run with five seeds and its worst is reported.
+tried once per shape (players who sat at one first-stage table are alike). The draw is run with
+five seeds and its worst is reported.
 Target: within 1 repeat of the optimum.
 
 Big nights: the time to draw 8 stages for 40 and for 200 players (best of 3), in seconds and as a
