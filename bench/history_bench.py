@@ -22,12 +22,12 @@ from collections import Counter
 from pathlib import Path
 
 
-from orchard.app import create_app
-from orchard.scoring import DECK, HouseRules, game_result, score_counts
-from orchard.store import connect, write
-from orchard.store.crews import token_hash
-from orchard.store.results import refresh_results
-from orchard.store.stats import target_bonus
+from app import create_app
+from scoring import DECK, HouseRules, game_result, score_counts
+from store import connect, write
+from store.crews import token_hash
+from store.results import refresh_results
+from store.stats import target_bonus
 
 PLAYERS = ["Ann", "Ben", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hana"]
 SUITS = "DHCS"

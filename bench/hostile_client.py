@@ -20,10 +20,12 @@ import socket
 import statistics
 import sys
 import threading
+from pathlib import Path
 import time
 
 from serve import run_checks, served
-from orchard.testing.loopback import Phone
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the drivers in tests/support/
+from support.loopback import Phone
 
 BIG_BODY_SECONDS = 1.0
 DECLARED_BODY = 100_000

@@ -50,8 +50,9 @@ REPO = Path(__file__).resolve().parents[1]
 from keepalive import TIMEOUT, Connection
 from load_phones import LIVE_VERSION, ROUND_ID, Record, enterer, poller, probe, round_seconds
 from proxy import start_caddy
-from orchard import settings
-from orchard.testing.loopback import Phone, ServerProcess, free_port
+import settings
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the drivers in tests/support/
+from support.loopback import Phone, ServerProcess, free_port
 
 TAP_P95_MS = 100
 SAVE_P95_MS = 200

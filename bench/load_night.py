@@ -23,11 +23,13 @@ import argparse
 import re
 import statistics
 import sys
+from pathlib import Path
 
 import load
 from load_phones import LIVE_VERSION, NIGHT_MARK
-from orchard import settings
-from orchard.testing.loopback import Phone
+import settings
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the drivers in tests/support/
+from support.loopback import Phone
 
 GAME_LINK = re.compile(r'href="(/c/[^"/]+/games/\d+)"')
 SAME_SHARE, SAME_MS = 0.25, 5.0

@@ -5,11 +5,14 @@ a second connection, taps once a second, saves and opens the scoreboard; a probe
 """
 import asyncio
 import re
+import sys
 import time
 from collections import defaultdict
+from pathlib import Path
 
 from keepalive import TIMEOUT, Broken, Connection
-from orchard.testing.loopback import TARGETS, plan_taps
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the drivers in tests/support/
+from support.loopback import TARGETS, plan_taps
 
 LIVE_VERSION = re.compile(r"/live\?v=(\d+)")
 NIGHT_MARK = re.compile(r"/live\?v=(-?\d+\.-?\d+)")  # a club night's leaderboard: its version and its games'

@@ -24,7 +24,8 @@ from playwright.sync_api import sync_playwright
 
 REPO = Path(__file__).resolve().parents[1]
 
-from orchard.testing.loopback import Phone, ServerProcess
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the drivers in tests/support/
+from support.loopback import Phone, ServerProcess
 
 FIRST_VISIT_MAX = 80 * 1024
 TAP_MAX = 4 * 1024

@@ -8,7 +8,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 
-from orchard.testing.loopback import Phone, free_port
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the drivers in tests/support/
+from support.loopback import Phone, free_port
 
 CADDYFILE = """\
 {{

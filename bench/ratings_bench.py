@@ -19,9 +19,9 @@ import time
 from pathlib import Path
 
 
-from orchard.scoring import ratings
+from scoring import ratings
 from history_bench import _token, command_line, median_ms, two_crews
-from orchard.store import ratings as rating_store
+from store import ratings as rating_store
 
 REBUILD_TARGET = 1.0  # seconds
 TARGET_RATIO = 2.0

@@ -26,12 +26,13 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 
 import history_bench
-from orchard.app import create_app
-from orchard.store import connect, write
-from orchard.store import export as crew_export
-from orchard.store import restore as crew_restore
+from app import create_app
+from store import connect, write
+from store import export as crew_export
+from store import restore as crew_restore
 from serve import run_checks, served
-from orchard.testing.loopback import Phone
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the drivers in tests/support/
+from support.loopback import Phone
 
 RESTORE_SECONDS = 3.0
 SAVE_P95_MS = 100

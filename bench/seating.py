@@ -23,8 +23,8 @@ import itertools
 import sys
 import time
 
-from orchard.scoring import club_night
-from orchard.scoring.club_night import _splits
+from scoring import club_night
+from scoring.club_night import _splits
 
 SEEDS = range(5)
 

@@ -11,7 +11,8 @@ import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-from orchard.testing.loopback import ServerProcess
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the drivers in tests/support/
+from support.loopback import ServerProcess
 
 
 @contextlib.contextmanager

@@ -30,7 +30,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 
-from orchard.testing.loopback import LIVE_VERSION, Phone, ServerProcess, plan_scores
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the drivers in tests/support/
+from support.loopback import LIVE_VERSION, Phone, ServerProcess, plan_scores
 
 KINDS = ("static", "live 204", "live 200", "start", "bid", "target", "tap", "round page", "save")
 STATIC_URL = re.compile(r'href="(/static/app\.css\?v=[0-9a-f]+)"')

@@ -21,11 +21,12 @@ REPO = Path(__file__).resolve().parents[1]
 
 import flask
 
-from orchard import store
-import orchard.store.limits
-from orchard import store
-from orchard.app import create_app
-from orchard.testing.table import Table
+import store
+import store.limits
+import store
+from app import create_app
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the drivers in tests/support/
+from support.table import Table
 
 TARGETS = ("4S", "2S", "3S", "5S")
 GAME_ROUNDS = 14  # the known game of the tests: 14 rounds to 250

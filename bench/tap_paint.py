@@ -26,7 +26,8 @@ from playwright.sync_api import sync_playwright
 REPO = Path(__file__).resolve().parents[1]
 
 from page_weight import CHROMIUM_ARGS
-from orchard.testing.loopback import Phone, ServerProcess
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the drivers in tests/support/
+from support.loopback import Phone, ServerProcess
 
 TARGET = 1.3
 

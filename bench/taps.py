@@ -34,9 +34,10 @@ ROOT = Path(__file__).resolve().parents[1]
 from playwright.sync_api import Locator, expect, sync_playwright
 from waitress import create_server
 
-from orchard.app import create_app
-from orchard.scoring import DECK, SUITS
-from orchard.testing.browser import CHROMIUM, CHROMIUM_ARGS, PHONE, SCOREBOARD_URL, Orchard, htmx_settled
+from app import create_app
+from scoring import DECK, SUITS
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the drivers in tests/support/
+from support.browser import CHROMIUM, CHROMIUM_ARGS, PHONE, SCOREBOARD_URL, Orchard, htmx_settled
 
 LIMITS = {"quick": 25, "exact": 40, "seat": 15}
 JUMP_LIMIT = 40

@@ -3,11 +3,11 @@ import shutil
 
 import pytest
 
-from orchard.store.backup import backup
+from store.backup import backup
 from support.apps import make_app, share_compiled_templates
 from support.hostile import World
 from support.known_history import build_known_history
-from orchard.testing.table import Table
+from support.table import Table
 
 share_compiled_templates()
 

@@ -5,7 +5,7 @@ import re
 from importlib import resources
 from pathlib import Path
 
-from orchard.testing.html_text import attribute, select
+from support.html_text import attribute, select
 
 # The SHA-256 of dist/htmx.min.js in the htmx.org 2.0.10 release (npm htmx.org@2.0.10), which
 # django-htmx 1.29.0 ships byte for byte as htmx-2.min.js. A new htmx changes it, and this test says so.
@@ -58,10 +58,10 @@ def test_pages_are_gzipped_when_the_phone_accepts_it(client):
 
 
 def test_a_static_file_is_compressed_once_not_on_every_request(client, monkeypatch):
-    from orchard.web import assets
+    from web import assets
 
     css = attribute(client.get("/"), 'link[rel="stylesheet"]', "href")
-    shipped = (Path(__file__).resolve().parents[1] / "orchard" / "static" / "app.css").read_bytes()
+    shipped = (Path(__file__).resolve().parents[1] / "static" / "app.css").read_bytes()
     compressions = []
     real = gzip.compress
     monkeypatch.setattr(assets.gzip, "compress", lambda data, **kw: compressions.append(1) or real(data, **kw))

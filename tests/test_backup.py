@@ -10,11 +10,11 @@ import pytest
 
 from click.testing import CliRunner
 
-from orchard.cli import main as orchard_command
-from orchard.store import connect
-from orchard.store.backup import CHECK_SECONDS, BackupError, backup, keep_backing_up, rolling_backup, start_daily_backups
-from orchard.testing.loopback import REPO, ServerProcess, free_port
-from orchard.testing.rounds import BIG_COUNTS, BIG_TARGETS
+from cli import main as orchard_command
+from store import connect
+from store.backup import CHECK_SECONDS, BackupError, backup, keep_backing_up, rolling_backup, start_daily_backups
+from support.loopback import REPO, ServerProcess, free_port
+from support.rounds import BIG_COUNTS, BIG_TARGETS
 
 
 def backup_command(app, path):
@@ -86,9 +86,9 @@ def test_a_running_server_takes_a_copy_each_day_and_keeps_the_newest_seven(app, 
 
 
 def test_a_copy_that_fails_is_tried_again_at_the_next_look(app, table, monkeypatch, caplog):
-    import orchard.store.backup
+    import store.backup
 
-    from orchard import store
+    import store
     table.start_game()
     database = app.config["DATABASE"]
     real, calls = store.backup.rolling_backup, []
@@ -170,7 +170,7 @@ def test_a_damaged_database_at_start_is_one_clear_sentence(tmp_path):
     database = tmp_path / "orchard.db"
     database.write_bytes(b"not a database at all " * 500)
     env = {**os.environ, "ORCHARD_DATABASE": str(database), "PORT": "1", "HOST": "127.0.0.1"}
-    started = subprocess.run([sys.executable, "-m", "orchard", "serve"], cwd=tmp_path, env=env, capture_output=True, text=True,
+    started = subprocess.run([sys.executable, "-m", "cli", "serve"], cwd=tmp_path, env=env, capture_output=True, text=True,
                              timeout=60)
     assert started.returncode == 1
     said = (started.stdout + started.stderr).strip()
@@ -179,7 +179,7 @@ def test_a_damaged_database_at_start_is_one_clear_sentence(tmp_path):
 
 
 def test_a_full_disk_gets_a_clear_503_page(app, client, table, monkeypatch):
-    from orchard import store
+    import store
 
     table.start_crew()
     real_connect = store.connect
@@ -205,7 +205,7 @@ def test_a_full_disk_gets_a_clear_503_page(app, client, table, monkeypatch):
 def test_a_save_that_cannot_get_the_write_lock_gets_a_clear_503_page(app, client, table, monkeypatch):
     import sqlite3
 
-    from orchard import store
+    import store
 
     table.start_crew()
     monkeypatch.setattr(store, "BUSY_TIMEOUT_SECONDS", 0)
@@ -231,7 +231,7 @@ def test_a_read_only_file_system_at_start_is_said_as_such(app, table, tmp_path):
     folder = tmp_path / "read-only"
     folder.mkdir()
     script = ('mount -t tmpfs tmpfs "$RO" && cp "$SRC"/* "$RO"/ && mount -o remount,ro "$RO" && '
-              f'exec "{sys.executable}" -m orchard serve')
+              f'exec "{sys.executable}" -m cli serve')
     env = {**os.environ, "RO": str(folder), "SRC": str(store_copy), "ORCHARD_DATABASE": str(folder / "orchard.db"),
            "PORT": str(free_port()), "HOST": "127.0.0.1"}
     started = subprocess.run(["unshare", "-rm", "sh", "-c", script], cwd=REPO, env=env, capture_output=True,

@@ -6,9 +6,9 @@ from contextlib import closing
 
 import pytest
 
-from orchard.scoring.limits import HISTORY_LINES
-from orchard.testing.html_text import texts
-from orchard.testing.loopback import Phone, ServerProcess
+from scoring.limits import HISTORY_LINES
+from support.html_text import texts
+from support.loopback import Phone, ServerProcess
 
 
 @pytest.fixture

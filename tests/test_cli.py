@@ -3,7 +3,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from orchard.version import __version__
+from app import __version__
 
 ORCHARD = Path(sys.executable).parent / "orchard"
 

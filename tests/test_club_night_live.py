@@ -1,7 +1,7 @@
 """A club night's live leaderboard over HTTP: a 204 while nothing it shows changed, the new board
 when a round is saved, drawn once for all the phones following, the tables' QR codes left on the
 phone, and the whole night back when the night itself changed."""
-from orchard.testing.html_text import select, texts
+from support.html_text import select, texts
 from support.club_nights import names_by_id, night, night_of, play_round  # noqa: F401 (night: a fixture)
 
 
@@ -26,7 +26,7 @@ def test_the_leaderboard_poll_is_a_204_until_a_round_is_saved(app, client, crew,
 def test_a_changed_leaderboard_poll_does_not_redraw_the_tables_qr_codes(app, client, crew, night, monkeypatch):
     """bench/load_night.py found each changed poll redrawing every table's QR code (36 ms a code):
     a night's taps were 20 times slower than separate tables'. The codes are drawn once."""
-    from orchard.web import club_nights as night_web
+    from web import club_nights as night_web
     getattr(night_web, "_qr_svg", None) and night_web._qr_svg.cache_clear()
     drawn = []
     make = night_web.segno.make
@@ -68,7 +68,7 @@ def test_the_phones_following_a_night_share_one_drawing_of_each_new_board(app, c
     """bench/load_night.py: after each save, the three phones a table that follow the night (and
     the big screen) each had the same board drawn for them, so a night's taps waited twice as long
     as separate tables'. A board is now drawn once per change; the next change draws it anew."""
-    from orchard.web import club_nights as night_web
+    from web import club_nights as night_web
     client.post(night + "/stages")
     client.post(night + "/stages/1/start")
     page = client.get(night)

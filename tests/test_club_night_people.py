@@ -2,7 +2,7 @@
 table's scoreboard shows the new name; merged, the nights they came to move with them; two people
 who came to one night are never merged. (Before: a merge of someone who had come to a night was a
 500, and a rename stayed unseen on the phones already following.)"""
-from orchard.testing.html_text import select, text
+from support.html_text import select, text
 from support.club_nights import night, night_of, new_night, play_round  # noqa: F401 (night: a fixture)
 from support.known_history import player_ids
 

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from orchard.scoring import club_night
-from orchard.scoring.club_night import NightError, Record, Seating
+from scoring import club_night
+from scoring.club_night import NightError, Record, Seating
 
 SOME = settings(max_examples=40, deadline=None)
 

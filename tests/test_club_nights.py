@@ -4,10 +4,10 @@ import json
 
 import pytest
 
-from orchard.scoring import club_night
-from orchard.services import club_nights as night_service
-from orchard.store import crews as crew_store
-from orchard.testing.html_text import element_text, select, texts
+from scoring import club_night
+from services import club_nights as night_service
+from store import crews as crew_store
+from support.html_text import element_text, select, texts
 from support.club_nights import NINE, board, names_by_id, new_night, night, night_of, play_round  # noqa: F401
 
 
@@ -185,7 +185,7 @@ def test_the_crew_page_links_to_club_nights_and_the_list_shows_the_night(client,
 
 
 def test_a_club_night_goes_out_in_the_export_and_comes_back_identical(app, client, crew, night):
-    from orchard.services import transfer
+    from services import transfer
     client.post(night + "/stages")
     found, stages = night_of(app, night)
     plan = night_service.seating(stages[-1])
@@ -209,8 +209,8 @@ def test_a_club_night_goes_out_in_the_export_and_comes_back_identical(app, clien
 
 
 def test_a_club_night_naming_a_game_the_file_lacks_is_refused(app, client, crew, night):
-    from orchard.services import transfer
-    from orchard.store.export_format import RestoreError
+    from services import transfer
+    from store.export_format import RestoreError
     client.post(night + "/stages")
     client.post(night + "/stages/1/start")
     with app.app_context():

@@ -5,7 +5,7 @@ import time
 import itsdangerous.timed
 import pytest
 
-from orchard.testing.html_text import csrf_token, parse, text_of
+from support.html_text import csrf_token, parse, text_of
 
 
 def test_home_offers_to_start_a_crew(client):
@@ -70,7 +70,7 @@ def test_crew_names_are_escaped(client, table):
 
 
 def test_csrf_is_on_and_a_missing_token_gets_a_friendly_page(tmp_path):
-    from orchard.app import create_app
+    from app import create_app
 
     app = create_app({"DATABASE": str(tmp_path / "c.db"), "SECRET_KEY": "k", "TESTING": True})
     client = app.test_client()
@@ -82,7 +82,7 @@ def test_csrf_is_on_and_a_missing_token_gets_a_friendly_page(tmp_path):
 
 
 def test_csrf_token_in_the_htmx_header_is_accepted(tmp_path):
-    from orchard.app import create_app
+    from app import create_app
 
     app = create_app({"DATABASE": str(tmp_path / "c.db"), "SECRET_KEY": "k", "TESTING": True})
     client = app.test_client()
@@ -108,7 +108,7 @@ class _Later:
 def test_a_page_left_open_all_night_can_still_save(tmp_path, monkeypatch, hours, status):
     """A phone left on the table from the evening to the next morning still saves with the token
     its page got; a page left for over a week gets the reload page instead."""
-    from orchard.app import create_app
+    from app import create_app
 
     app = create_app({"DATABASE": str(tmp_path / "c.db"), "SECRET_KEY": "k", "TESTING": True})
     client = app.test_client()
@@ -138,7 +138,7 @@ def test_rotating_the_link_retires_the_old_one_at_once(client, table):
 
 
 def test_a_passphrase_guards_starting_crews(tmp_path):
-    from orchard.app import create_app
+    from app import create_app
 
     app = create_app({"DATABASE": str(tmp_path / "p.db"), "SECRET_KEY": "k",
                       "WTF_CSRF_ENABLED": False, "PASSPHRASE": "cider"})

@@ -43,7 +43,8 @@ def test_the_link_check_catches_a_link_outside_the_repository(tmp_path):
 # --- The README is short and every doc is reachable, with honest anchors and paths -------------
 
 README_LIMIT = 10_000  # bytes: read in two minutes
-BACKTICKED_PATH = re.compile(r"`((?:orchard|tests|bench|docs)/[\w./-]*)`")
+BACKTICKED_PATH = re.compile(
+    r"`((?:app|settings)\.py|(?:cli|scoring|store|services|web|templates|static|orchard|tests|bench|docs)/[\w./-]*)`")
 
 
 def slug(heading):
@@ -98,6 +99,6 @@ def test_the_anchor_check_catches_a_heading_that_is_not_there(tmp_path):
 
 
 def test_the_path_check_catches_a_file_that_is_not_there():
-    assert BACKTICKED_PATH.findall("see `orchard/services/taps.py` and `orchard/nowhere.py`") == [
-        "orchard/services/taps.py", "orchard/nowhere.py"]
+    assert BACKTICKED_PATH.findall("see `services/taps.py`, `app.py` and `orchard/nowhere.py`") == [
+        "services/taps.py", "app.py", "orchard/nowhere.py"]
     assert not (ROOT / "orchard/nowhere.py").exists()

@@ -14,8 +14,8 @@ from collections import Counter
 
 import pytest
 
-from orchard.app import create_app
-from orchard.testing.loopback import TOTALS, Phone, ServerProcess, in_a_thread, plan_scores, plan_taps
+from app import create_app
+from support.loopback import TOTALS, Phone, ServerProcess, in_a_thread, plan_scores, plan_taps
 
 pytestmark = pytest.mark.crash
 

@@ -3,8 +3,8 @@ always follows what the hand holds now, whatever was scored before."""
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from orchard.scoring import RANKS, entered_hand, score_hand
-from orchard.scoring.entries import engine_hand, hand_score
+from scoring import RANKS, entered_hand, score_hand
+from scoring.entries import engine_hand, hand_score
 
 
 def quick(target, counts):

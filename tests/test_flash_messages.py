@@ -1,5 +1,5 @@
 """Messages after an action: "done" ones look calm (success), ones that need attention look amber."""
-from orchard.testing.html_text import element_text
+from support.html_text import element_text
 
 TARGETS = ("4S", "2S", "3S", "5S")
 NOTHING_WON = [{}, {}, {}, {}]

@@ -1,6 +1,6 @@
 """Whole games through HTTP: to the winner, a tie at the top that plays on, and the end of a game."""
-from orchard.testing.html_text import notice, select, text, texts
-from orchard.testing.rounds import BIG_COUNTS, BIG_TARGETS
+from support.html_text import notice, select, text, texts
+from support.rounds import BIG_COUNTS, BIG_TARGETS
 
 ALL_EIGHTY = [{"4": 3}, {"2": 3}, {"3": 3}, {"5": 3}]  # each target made four of a kind
 NOTHING = [{}, {}, {}, {}]

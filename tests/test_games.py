@@ -1,9 +1,9 @@
 """New games, the scoreboard, rematch, and games kept apart between crews."""
 import pytest
 
-from orchard.testing.html_text import links, select, text_of, texts
-from orchard.testing.rounds import BIG_COUNTS, BIG_TARGETS
-from orchard.testing.table import GAME_DEFAULTS
+from support.html_text import links, select, text_of, texts
+from support.rounds import BIG_COUNTS, BIG_TARGETS
+from support.table import GAME_DEFAULTS
 
 
 def test_new_game_form_offers_known_players(client, table):
@@ -27,7 +27,7 @@ def test_a_new_game_shows_its_scoreboard(client, table):
 def test_known_players_are_reused_whatever_their_case(app, client, table):
     table.start_game()
     table.start_game(names=["ann", "BEN", "Cleo", "Eve"])
-    from orchard.store import connect
+    from store import connect
 
     db = connect(app.config["DATABASE"])
     assert [row["name"] for row in db.query("SELECT name FROM players ORDER BY id")] == [
@@ -103,7 +103,7 @@ def test_crew_page_lists_its_games(client, table):
 def test_crew_page_lists_games_by_start_date_with_names_in_seat_order(app, client, table):
     """Ids and start dates disagree (the first game started last): the list follows the dates,
     and each game's names follow its seats, whatever order SQLite keeps its rows in."""
-    from orchard.store import connect
+    from store import connect
 
     seatings = [("Dan", "Cleo", "Ben", "Ann"), ("Ben", "Dan", "Ann", "Cleo"), ("Cleo", "Ann", "Dan", "Ben")]
     for names in seatings:

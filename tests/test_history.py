@@ -5,9 +5,9 @@ import time
 
 import pytest
 
-from orchard.store import connect
+from store import connect
 from support.apps import make_app
-from orchard.testing.html_text import attribute, element_text, linked_text, links, parse, select, text, text_of, texts
+from support.html_text import attribute, element_text, linked_text, links, parse, select, text, text_of, texts
 from support.known_history import player_ids
 
 # Start times (UTC) for the seven known games. The night rule: a game joins the night before it
@@ -96,7 +96,7 @@ def test_each_listed_game_shows_players_totals_winner_rounds_and_goal(known):
 def test_the_list_pages_through_nights(known):
     app, client, crew_url = known
     set_starts(app, [f"2026-0{1 + n // 4}-{10 + n:02d}T19:00:00+00:00" for n in range(7)])
-    from orchard.store import history
+    from store import history
 
     with app.app_context():
         first = history.nights(1, page=1, per_page=3)

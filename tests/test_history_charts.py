@@ -5,7 +5,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from orchard.web import charts
+from web import charts
 
 NS = "{http://www.w3.org/2000/svg}"
 RUNNING = [(80, 15, 40, -15), (95, 15, 40, 65), (135, 95, 25, 65)]

@@ -3,8 +3,8 @@ is lost, and two people who sat at the same game are never merged."""
 
 import pytest
 
-from orchard.store import connect
-from orchard.testing.html_text import attribute, element_text, parse
+from store import connect
+from support.html_text import attribute, element_text, parse
 from support.known_history import player_ids, summary_of
 
 

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from orchard.web.static_files import HTMX_VERSION
+from web.static_files import HTMX_VERSION
 from support.hostile import (
     FORM_KEYS, FUZZ, PAYLOADS, QUERY_KEYS, VALID_FORMS, VALID_QUERIES, XSS_PAYLOADS, attack,
     fill, form_for, hostile, htmx_headers, method_for, url_values,

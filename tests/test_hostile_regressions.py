@@ -5,9 +5,9 @@ import re
 
 import pytest
 
-from orchard.app import create_app
+from app import create_app
 from support.hostile import HUGE, VALID_FORMS, _crew_with_game, fill
-from orchard.testing.html_text import attribute, csrf_token
+from support.html_text import attribute, csrf_token
 
 
 # --- What comes back ---------------------------------------------------------------------------

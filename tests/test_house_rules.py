@@ -1,6 +1,6 @@
 """House rules: a crew's defaults, a game's own copy, and the engine following them."""
-from orchard.testing.html_text import field_value, labelled, notice, text, texts
-from orchard.testing.rounds import BIG_TARGETS
+from support.html_text import field_value, labelled, notice, text, texts
+from support.rounds import BIG_TARGETS
 
 ALL_EIGHTY = [{"4": 3}, {"2": 3}, {"3": 3}, {"5": 3}]
 SHARED_500 = {"goal": "500", "goal_other": "", "tie_rule": "shared", "min_bid": "2", "redeal_moves_deal": "yes"}

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from orchard.app import create_app
-from orchard.testing.html_text import element_text
+from app import create_app
+from support.html_text import element_text
 
 
 # Large bodies go as raw bytes: the test client's own spooling of big forms leaves a file open.
@@ -37,7 +37,7 @@ def test_a_20_mb_form_is_refused_with_a_friendly_413_before_it_is_read(guarded):
     assert "too large" in page
     assert len(page) < 20_000
     with guarded.app_context():
-        from orchard.store import get_db
+        from store import get_db
         assert get_db().execute("SELECT count(*) FROM crews").fetchone()[0] == 0
 
 
@@ -58,7 +58,7 @@ def test_a_restore_larger_than_a_form_is_still_accepted(client, known):
 
 
 def test_a_restore_beyond_the_upload_limit_is_refused_unread(client):
-    from orchard.web.security import RESTORE_BODY_MAX
+    from web.security import RESTORE_BODY_MAX
     body = _upload(b"[" + b" " * RESTORE_BODY_MAX + b"]")
     response = client.post("/restore", data=body, content_type=MULTIPART)
     assert response.status_code == 413
@@ -139,7 +139,7 @@ def test_an_absurdly_long_question_is_refused_with_a_short_answer(client, crew, 
 
 
 def test_a_full_deck_is_still_a_question_the_pile_tool_answers(client, crew):
-    from orchard.scoring import DECK
+    from scoring import DECK
 
     response = client.get(crew + "tools/pile", query_string={"cards": " ".join(c.code for c in DECK)})
     assert "at most 52" not in response.get_data(as_text=True)
@@ -175,7 +175,7 @@ def test_starting_crews_is_limited_per_address(tmp_path, known):
     other = {"REMOTE_ADDR": "10.0.0.7"}
     assert client.post("/crews", data={"name": "Elsewhere"}, environ_base=other).status_code == 303
     with limited.app_context():
-        from orchard.store import get_db
+        from store import get_db
         assert get_db().execute("SELECT count(*) FROM crews").fetchone()[0] == 4
 
 
@@ -192,7 +192,7 @@ def test_the_database_keeps_only_a_hash_of_the_crew_link_and_the_page_still_show
 
 
 def test_files_holding_crews_are_readable_by_the_owner_only(tmp_path):
-    from orchard.store.backup import rolling_backup
+    from store.backup import rolling_backup
 
     app = create_app({"DATABASE": str(tmp_path / "data" / "orchard.db"), "WTF_CSRF_ENABLED": False})
     app.test_client().post("/crews", data={"name": "Private"})
@@ -213,9 +213,9 @@ def test_an_unhandled_error_logs_the_path_without_the_crew_link(tmp_path, caplog
     client = app.test_client()
     crew_url = client.post("/crews", data={"name": "Logged"}).headers["Location"]
     token = crew_url.split("/")[2]
-    import orchard.store.games
+    import store.games
 
-    from orchard import store
+    import store
     def broken(*args, **kwargs):
         raise RuntimeError("a bug")
 

@@ -9,10 +9,10 @@ import re
 
 import pytest
 
-from orchard.app import create_app
-from orchard.scoring import parse_card
-from orchard.testing.html_text import attribute, csrf_token, poll_url, select, text_of, texts
-from orchard.store import connect
+from app import create_app
+from scoring import parse_card
+from support.html_text import attribute, csrf_token, poll_url, select, text_of, texts
+from store import connect
 
 SECRET_TARGET = "9H"
 SECRET_PILE = ["7D", "8D", "10C", "2S"]

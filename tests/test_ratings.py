@@ -5,11 +5,11 @@ import math
 
 import pytest
 
-from orchard.scoring import ratings
-from orchard.store import connect
-from orchard.store import ratings as rating_store
+from scoring import ratings
+from store import connect
+from store import ratings as rating_store
 from support import plackett_luce
-from orchard.testing.html_text import element_text, field_value, text_of
+from support.html_text import element_text, field_value, text_of
 from support.known_history import player_ids
 
 # Game 1 by hand: four new players (mu 25, sigma 25/3), so every exp(mu/c) is the same number e.

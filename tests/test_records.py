@@ -3,8 +3,8 @@ import re
 
 import pytest
 
-from orchard.store import records as record_store
-from orchard.testing.html_text import element_text, links, select
+from store import records as record_store
+from support.html_text import element_text, links, select
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from jinja2 import ChoiceLoader, FileSystemLoader
 
-from orchard.web.render import render
+from web.render import render
 
 BROKEN = "{% extends 'base.html' %}\n{% block content %}\n<p>fine</p>\n{{ 1 // 0 }}\n{% endblock %}\n"
 

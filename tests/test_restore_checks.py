@@ -2,9 +2,9 @@
 is refused with a sentence naming the game, round and field, and nothing is stored."""
 import pytest
 
-from orchard.store import connect
+from store import connect
 from support.exports import export_of, restore
-from orchard.testing.html_text import element_text
+from support.html_text import element_text
 
 
 def _two_open_revisions(data):
@@ -92,10 +92,10 @@ def test_a_file_that_is_not_an_export_is_refused(client, body, message):
 def test_a_fault_no_check_names_is_a_sentence_not_sqlites_words(known, monkeypatch):
     import sqlite3
 
-    import orchard.store.restore
+    import store.restore
 
 
-    from orchard import store
+    import store
     def clash(db, span):
         raise sqlite3.IntegrityError("UNIQUE constraint failed: rounds.game_id, rounds.number")
 

@@ -4,8 +4,8 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
-from orchard.web import result_card
-from orchard.testing.html_text import element_text, links, select
+from web import result_card
+from support.html_text import element_text, links, select
 
 
 def test_a_finished_game_has_a_png_card_of_the_right_size(known):
@@ -72,8 +72,8 @@ def test_the_card_draws_its_star_and_minus_with_the_font_the_project_ships():
     signs, not as the empty box of a missing glyph, whatever fonts the system has."""
     for bold in (False, True):
         font = result_card._font(30, bold=bold)
-        assert Path(font.path).parent == ROOT / "orchard" / "static" / "fonts"
-        assert (ROOT / "orchard" / "static" / "fonts" / "LICENSE").is_file()
+        assert Path(font.path).parent == ROOT / "static" / "fonts"
+        assert (ROOT / "static" / "fonts" / "LICENSE").is_file()
         box = _drawn(font, NO_GLYPH)
         for sign in "★−…·":
             picture = _drawn(font, sign)

@@ -1,9 +1,9 @@
 """`seat_results` kept by store/results.py (no triggers): the known history gives the rows the
 triggers' SQL gave, and each write that changes a game's outcome leaves the rows right."""
 
-from orchard.store import connect, players
-from orchard.store.results import refresh_results, seat_rows
-from orchard.testing.html_text import field_value
+from store import connect, players
+from store.results import refresh_results, seat_rows
+from support.html_text import field_value
 from support.known_history import player_ids, summary_of
 
 # Each known game's results, worked out by hand (tests/support/known_history.py): player ->
@@ -136,7 +136,7 @@ def test_the_schema_refuses_a_status_or_mode_the_app_does_not_know(known):
 def test_m0009_keeps_what_the_triggers_worked_out_and_moves_the_winners_to_the_seats(tmp_path):
     """A database as the triggers left it: after m0009 the triggers are gone, each game's results
     are what they were, and who won is a flag on each seat."""
-    from orchard.store.migrations import migrations
+    from store.migrations import migrations
 
     db = connect(tmp_path / "old.db")
     migrations.apply(db, stop_before="m0009_results_in_python")
@@ -169,7 +169,7 @@ def test_a_file_refused_at_its_last_game_leaves_nothing_of_the_games_copied_befo
 
     import pytest
 
-    from orchard.store import restore as crew_restore
+    from store import restore as crew_restore
 
     app, client, crew_url = known
     data = json.loads(client.get(crew_url + "history/export.json").get_data(as_text=True))

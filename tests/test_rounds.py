@@ -1,9 +1,9 @@
 """Entering a round step by step, its check, saving, conflicts, corrections, undo and bringing back."""
 import pytest
 
-from orchard.store import connect
-from orchard.testing.html_text import attribute, element_text, labelled, links, notice, select, text, text_of, texts
-from orchard.testing.rounds import BIG_COUNTS, BIG_TARGETS, add, exact, exact_round, stored_rounds
+from store import connect
+from support.html_text import attribute, element_text, labelled, links, notice, select, text, text_of, texts
+from support.rounds import BIG_COUNTS, BIG_TARGETS, add, exact, exact_round, stored_rounds
 
 
 def test_round_page_shows_dealer_and_first_bidder(client, table):

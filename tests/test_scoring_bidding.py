@@ -1,6 +1,6 @@
 import pytest
 
-from orchard.scoring.bidding import (
+from scoring.bidding import (
     Auction,
     Bid,
     BidError,
@@ -188,7 +188,7 @@ def test_first_bidder_moves_one_seat_each_round():
 
 def test_the_longest_legal_auction_has_max_auction_calls():
     """Three passes, every bid with two passes between, three passes to end: the tools' bound."""
-    from orchard.scoring import MAX_AUCTION_CALLS
+    from scoring import MAX_AUCTION_CALLS
 
     bids = [f"{number}{suit}" for number in range(1, 14) for suit in "DHCS"]
     calls = ["pass"] * 3 + [call for bid in bids for call in (bid, "pass", "pass")][:-2] + ["pass"] * 3

@@ -1,6 +1,6 @@
 import pytest
 
-from orchard.scoring.cards import (
+from scoring.cards import (
     DECK,
     RANKS,
     SUITS,

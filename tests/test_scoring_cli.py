@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from orchard.cli.score import main
+from scoring.command_line import main
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRST_EXAMPLE = ["--target", "10S", *"3C 3D 4H 6S 9C 9D JC JD JH QS AH AD".split()]
@@ -139,7 +139,7 @@ def test_bad_input_is_one_line_and_status_2(capsys, argv, message):
 
 
 def run_module(*argv):
-    return subprocess.run([sys.executable, "-m", "orchard", "score", *argv], cwd=ROOT, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "cli", "score", *argv], cwd=ROOT, capture_output=True,
                           text=True, encoding="utf-8", timeout=30)
 
 

@@ -1,6 +1,6 @@
 import pytest
 
-from orchard.scoring.game import GameError, GameResult, HouseRules, game_result, running_totals
+from scoring.game import GameError, GameResult, HouseRules, game_result, running_totals
 
 SHARED = HouseRules(tie_rule="shared")
 LONG = HouseRules(goal=500)

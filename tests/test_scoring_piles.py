@@ -1,7 +1,7 @@
 import pytest
 
-from orchard.scoring.cards import Card, parse_card, parse_cards
-from orchard.scoring.piles import Group, PileError, PileScore, score_counts, score_pile
+from scoring.cards import Card, parse_card, parse_cards
+from scoring.piles import Group, PileError, PileScore, score_counts, score_pile
 
 
 @pytest.mark.parametrize(

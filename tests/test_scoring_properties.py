@@ -4,9 +4,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from orchard.scoring.cards import DECK, RANKS, SUITS, Card, rank_value
-from orchard.scoring.piles import score_counts, score_pile
-from orchard.scoring.rounds import Hand, check_round
+from scoring.cards import DECK, RANKS, SUITS, Card, rank_value
+from scoring.piles import score_counts, score_pile
+from scoring.rounds import Hand, check_round
 
 pytestmark = pytest.mark.fuzz
 

@@ -3,9 +3,9 @@ from dataclasses import replace
 
 import pytest
 
-from orchard.scoring.cards import DECK, RANKS, CardError, parse_card, parse_cards
-from orchard.scoring.piles import PileError
-from orchard.scoring.rounds import (
+from scoring.cards import DECK, RANKS, CardError, parse_card, parse_cards
+from scoring.piles import PileError
+from scoring.rounds import (
     Hand,
     Problem,
     QuickHand,

@@ -1,7 +1,7 @@
 import pytest
 
-from orchard.scoring.cards import parse_card, parse_cards
-from orchard.scoring.tricks import TrickError, TrickResult, trick_winner
+from scoring.cards import parse_card, parse_cards
+from scoring.tricks import TrickError, TrickResult, trick_winner
 
 LED_HEARTS = "highest of the suit led (♥); no trump was played"
 

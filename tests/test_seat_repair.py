@@ -1,7 +1,7 @@
 """"We sat wrong": two players swap seats after some rounds; what was entered at each seat counts
 for whoever really sat there, and the totals, the winner, the history and the log follow."""
-from orchard.store import connect
-from orchard.testing.html_text import element_text, field_value, select, texts
+from store import connect
+from support.html_text import element_text, field_value, select, texts
 
 
 def dump(app):

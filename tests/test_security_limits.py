@@ -1,7 +1,7 @@
 """Guessing crew links is slowed per address; real crews keep working for everyone else."""
 import pytest
 
-from orchard.app import create_app
+from app import create_app
 
 
 @pytest.fixture

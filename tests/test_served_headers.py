@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from orchard.testing.loopback import Phone, ServerProcess
+from support.loopback import Phone, ServerProcess
 
 GUESS_LIMIT = 5
 
@@ -92,7 +92,7 @@ def test_what_every_site_is_asked_for_is_not_counted_as_guessing(server, round_u
 def test_healthz_says_503_when_the_database_does_not_answer(app, monkeypatch):
     import sqlite3
 
-    from orchard import store
+    import store
 
     def unreadable():
         raise sqlite3.DatabaseError("file is not a database")

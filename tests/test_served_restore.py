@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from orchard.testing.loopback import Phone, ServerProcess
+from support.loopback import Phone, ServerProcess
 
 CREW_LIMIT = 2
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from orchard.app import create_app
-from orchard.serving import serve_settings
-from orchard.testing.loopback import Phone, ServerProcess
+from app import create_app
+from cli.serving import serve_settings
+from support.loopback import Phone, ServerProcess
 
 
 def test_serve_settings_have_safe_defaults_and_read_the_environment():
@@ -210,7 +210,7 @@ def test_a_second_server_on_the_same_port_stops_with_a_sentence(tmp_path):
     first = ServerProcess(tmp_path / "first.db").start()
     try:
         second = subprocess.run(
-            [sys.executable, "-m", "orchard", "serve"], cwd=tmp_path, capture_output=True, text=True,
+            [sys.executable, "-m", "cli", "serve"], cwd=tmp_path, capture_output=True, text=True,
             timeout=30, env={**os.environ, "PORT": str(first.port), "HOST": "127.0.0.1",
                              "ORCHARD_DATABASE": str(tmp_path / "second.db")})
         assert second.returncode == 1

@@ -3,8 +3,8 @@ expired cookie still gets a new, empty session, and no two requests share a sess
 import pytest
 from flask import session
 
-from orchard.web import sessions
-from orchard.app import create_app
+from web import sessions
+from app import create_app
 
 
 @pytest.fixture

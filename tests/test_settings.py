@@ -4,9 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from orchard import settings
-from orchard.app import create_app
-from orchard.settings import SettingError
+import settings
+from app import create_app
+from settings import SettingError
 
 
 def app_from_environment(tmp_path):
@@ -36,7 +36,7 @@ def test_orchard_public_url_from_the_environment_sets_the_crew_link(tmp_path, mo
 
 
 def test_with_orchard_database_set_the_secret_key_and_backups_land_beside_that_file(tmp_path, monkeypatch):
-    from orchard.store.backup import rolling_backup
+    from store.backup import rolling_backup
 
     database = tmp_path / "elsewhere" / "crews.db"
     monkeypatch.setenv("ORCHARD_DATABASE", str(database))
@@ -62,17 +62,18 @@ def shown(setting):
 
 
 def test_the_readme_settings_table_is_the_declaration_row_for_row():
-    """Every setting in orchard/settings.py has its row in the README, with its default and its
+    """Every setting in /settings.py has its row in the README, with its default and its
     meaning word for word, and the table names nothing else."""
     assert readme_rows() == {s.name: (shown(s), s.meaning) for s in settings.SETTINGS}
 
 
 def test_the_code_reads_the_environment_only_through_the_declaration():
-    """No module but orchard/settings.py reads an ORCHARD_ setting, PORT or HOST from the environment."""
-    package = Path(settings.__file__).parent
+    """No module but settings.py reads an ORCHARD_ setting, PORT or HOST from the environment."""
+    root = Path(settings.__file__).parent
     reads = re.compile(r"environ(?:\.get\(|\[)\s*[\"'](ORCHARD_(?!SERVER_PID|LAN_URL)\w+|PORT|HOST)[\"']|getenv\(")
-    found = [f"{path.relative_to(package)}: {match[0]}" for path in package.rglob("*.py")
-             if path.name != "settings.py" and "testing" not in path.parts
+    code = [root / "app.py"] + [path for package in ("cli", "web", "services", "store", "scoring")
+                                for path in (root / package).rglob("*.py")]
+    found = [f"{path.relative_to(root)}: {match[0]}" for path in code
              for match in reads.finditer(path.read_text())]
     assert found == []
 

@@ -3,12 +3,12 @@ one is set, the LAN address the server printed, and a warning when only this dev
 import segno
 import pytest
 
-from orchard.app import create_app
-from orchard.settings import SettingError, read as read_setting
-from orchard.web.share_links import server_address, startup_message
-from orchard.testing.html_text import attribute, element_text
-from orchard.testing.loopback import Phone, ServerProcess
-from orchard.testing.table import Table
+from app import create_app
+from settings import SettingError, read as read_setting
+from web.share_links import server_address, startup_message
+from support.html_text import attribute, element_text
+from support.loopback import Phone, ServerProcess
+from support.table import Table
 
 TOKEN_PATH = "/c/"
 

@@ -2,7 +2,7 @@
 database file (as two waitress processes would be) count against one allowance per address."""
 import pytest
 
-from orchard.app import create_app
+from app import create_app
 
 
 def make(path, **config):

@@ -4,9 +4,9 @@ The history itself, and how each number follows from the rule book, is in tests/
 """
 import pytest
 
-from orchard.testing.html_text import described, labelled, linked_text, text_of, texts
+from support.html_text import described, labelled, linked_text, text_of, texts
 from support.known_history import player_ids, summary_of
-from orchard.testing.rounds import BIG_COUNTS, BIG_TARGETS
+from support.rounds import BIG_COUNTS, BIG_TARGETS
 
 
 def test_ann_by_hand(known):
@@ -54,10 +54,10 @@ def test_longest_streak_follows_start_dates_not_ids(known):
     """Ann won games 1, 3 and 5 and lost game 4: a streak of 2 in id order. With game 4 started
     first, her wins are three in a row by date, and the streak is 3."""
     app, client, crew_url = known
-    from orchard.store import connect
+    from store import connect
 
     db = connect(app.config["DATABASE"])
-    from orchard.store.results import refresh_game_results
+    from store.results import refresh_game_results
 
     db.execute("UPDATE games SET created = '2020-01-01T00:00:00+00:00' WHERE id = 4")
     refresh_game_results(db, 4)  # no app path moves a game's start: the results follow by hand
@@ -71,7 +71,7 @@ def test_longest_streak_follows_start_dates_not_ids(known):
 
 def test_form_and_recent_games_by_hand(known):
     app, client, crew_url = known
-    from orchard.store import stats
+    from store import stats
 
     with app.app_context():
         recent = stats.recent_games(player_ids(app)["Ann"])
@@ -81,7 +81,7 @@ def test_form_and_recent_games_by_hand(known):
 
 def test_head_to_head_by_hand(known):
     app, client, crew_url = known
-    from orchard.store import stats
+    from store import stats
 
     ids = player_ids(app)
     with app.app_context():
@@ -97,7 +97,7 @@ def test_head_to_head_by_hand(known):
 
 def test_head_to_head_counts_level_games(known):
     app, client, crew_url = known
-    from orchard.store import stats
+    from store import stats
 
     ids = player_ids(app)
     with app.app_context():
@@ -108,7 +108,7 @@ def test_head_to_head_counts_level_games(known):
 
 def test_overview_counts_finished_games_only(known):
     app, client, crew_url = known
-    from orchard.store import stats
+    from store import stats
 
     with app.app_context():
         rows = stats.overview(1)
@@ -208,8 +208,8 @@ def test_a_correction_and_an_undo_move_the_stats(client, table):
 
 def test_the_migration_works_out_history_for_rounds_saved_before_it(tmp_path):
     """A database from before the history: target bonuses and per-seat results are filled in."""
-    from orchard.store import connect
-    from orchard.store.migrations import migrations
+    from store import connect
+    from store.migrations import migrations
 
     db = connect(tmp_path / "old.db")
     migrations.apply(db, stop_before="m0004_history")

@@ -3,7 +3,7 @@ a crew address, always revalidated; the offline page holds no crew data."""
 import json
 import re
 
-from orchard.testing.html_text import attribute
+from support.html_text import attribute
 
 
 def test_the_worker_is_served_from_the_root_with_the_current_shell(client, crew):

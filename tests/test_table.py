@@ -4,8 +4,8 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from orchard.testing.html_text import attribute, element_text, field_value, notice, poll_url, select, text, text_of, texts
-from orchard.testing.rounds import BIG_COUNTS, BIG_TARGETS
+from support.html_text import attribute, element_text, field_value, notice, poll_url, select, text, text_of, texts
+from support.rounds import BIG_COUNTS, BIG_TARGETS
 
 TARGETS = ["4S", "2S", "3S", "5S"]
 PILES = [{"4": 3, "K": 4}, {"2": 2}, {"3": 3}, {"5": 1}]  # Ann 120, Ben 40, Cleo 80, Dan −15
@@ -203,7 +203,7 @@ def test_agreeing_needs_a_seat(client, table):
 
 
 def test_agreeing_twice_records_one_sign_off(app, table, phones):
-    from orchard.store import connect
+    from store import connect
 
     for phone in phones:
         phone.post(table.game_url + "/seats/leave")

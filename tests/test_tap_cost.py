@@ -4,12 +4,12 @@ import re
 
 import pytest
 
-from orchard import store
-import orchard.store.limits
-from orchard import store
-from orchard.app import create_app
-from orchard.testing.html_text import poll_url
-from orchard.testing.table import Table
+import store
+import store.limits
+import store
+from app import create_app
+from support.html_text import poll_url
+from support.table import Table
 
 TAP_MOST = 10
 POLL_MOST = 3

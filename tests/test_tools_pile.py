@@ -2,7 +2,7 @@
 
 import pytest
 
-from orchard.testing.html_text import element_text, links, parse, select, text_of, texts
+from support.html_text import element_text, links, parse, select, text_of, texts
 from support.tools import QUICK_ROUND, FIRST_EXAMPLE, FIRST_EXAMPLE_LINES, HX, M, items, link_url, problems, tap_url, text
 
 

@@ -1,7 +1,7 @@
 """The trick and bid calculators, over HTTP."""
 import pytest
 
-from orchard.testing.html_text import element_text, parse, select
+from support.html_text import element_text, parse, select
 from support.tools import HX, link_url, problems, tap_url, text
 
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from orchard.testing.html_text import element_text, parse, select, texts
+from support.html_text import element_text, parse, select, texts
 from support.tools import QUICK_ROUND, FIRST_EXAMPLE, HX, M, dump, problems, text
 
 

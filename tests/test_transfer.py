@@ -7,11 +7,11 @@ import shutil
 
 import pytest
 
-from orchard.store import connect
+from store import connect
 from support.apps import make_app
 from support.exports import export_of, restore
-from orchard.testing.html_text import attribute, links, select, texts
-from orchard.testing.rounds import exact_round
+from support.html_text import attribute, links, select, texts
+from support.rounds import exact_round
 
 CSV_HEADER = [
     "game_id", "game_date", "game_started", "goal", "game_status", "round", "player", "seat",
@@ -252,7 +252,7 @@ def crews_and_games(app):
 def test_a_restore_cut_off_half_way_leaves_nothing(known, monkeypatch):
     """A restore writes a few games per transaction; when it fails after some of them are in,
     the games written so far are removed and no crew appears."""
-    from orchard.store import restore as crew_restore
+    from store import restore as crew_restore
 
     app, client, crew_url = known
     data = export_of(client, crew_url)
@@ -276,7 +276,7 @@ def test_a_restore_cut_off_half_way_leaves_nothing(known, monkeypatch):
 def test_what_a_dead_restore_left_is_invisible_and_removed_by_a_later_restore(known, monkeypatch):
     """A process that dies in the middle of a restore cannot clean up: the half crew has no link,
     so no page shows it, and the next restore, an hour later or more, deletes it."""
-    from orchard.store import restore as crew_restore
+    from store import restore as crew_restore
 
     app, client, crew_url = known
     data = export_of(client, crew_url)

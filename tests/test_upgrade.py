@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from orchard.app import create_app
-from orchard.store import connect
-from orchard.store.migrations import migrations
-from orchard.testing.html_text import field_value, select, texts
-from orchard.testing.rounds import BIG_COUNTS, BIG_TARGETS
+from app import create_app
+from store import connect
+from store.migrations import migrations
+from support.html_text import field_value, select, texts
+from support.rounds import BIG_COUNTS, BIG_TARGETS
 
 STAMP = "2024-03-01T19:30:00+00:00"
 # A real 52-card deal in exact entry (the rule book's first example): Ann 25, Ben 115, Cleo −25, Dan 115.

@@ -3,8 +3,7 @@ import re
 from datetime import date
 from pathlib import Path
 
-from orchard import app
-from orchard import version
+import app
 
 ROOT = Path(__file__).resolve().parents[1]
 # A released entry's heading; `## [Unreleased]` above them holds what is not released yet.
@@ -25,10 +24,9 @@ def newest_entry(text):
 
 def test_the_newest_changelog_entry_is_the_version_in_the_code():
     newest, _ = newest_entry((ROOT / "CHANGELOG.md").read_text(encoding="utf-8"))
-    assert version.__version__ == newest, (
-        f"version.py says {version.__version__}, CHANGELOG.md's newest entry is {newest}: a release"
+    assert app.__version__ == newest, (
+        f"app.py says {app.__version__}, CHANGELOG.md's newest entry is {newest}: a release"
         " moves both together")
-    assert app.__version__ == version.__version__
 
 
 def test_every_entry_is_a_semantic_version_with_a_real_date_newest_first():

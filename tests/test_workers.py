@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from orchard.testing.loopback import Phone, ServerProcess
+from support.loopback import Phone, ServerProcess
 
 
 def test_two_worker_processes_serve_one_database_and_share_the_guess_limit(tmp_path):

@@ -5,9 +5,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import sync_playwright
 
-from orchard.app import create_app
-from orchard.testing.loopback import in_a_thread
-from orchard.testing.browser import CHROMIUM, CHROMIUM_ARGS, Orchard, new_phone, watched_page
+from app import create_app
+from support.loopback import in_a_thread
+from support.browser import CHROMIUM, CHROMIUM_ARGS, Orchard, new_phone, watched_page
 
 HERE = Path(__file__).resolve().parent
 

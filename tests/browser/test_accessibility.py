@@ -10,8 +10,8 @@ import re
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from orchard.app import create_app
-from orchard.testing.browser import SCOREBOARD_URL, htmx_settled
+from app import create_app
+from support.browser import SCOREBOARD_URL, htmx_settled
 from support.known_history import build_known_history
 
 AXE = Axe()

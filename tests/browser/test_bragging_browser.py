@@ -6,8 +6,8 @@ from pathlib import Path
 from PIL import Image
 from playwright.sync_api import expect
 
-from orchard.app import create_app
-from orchard.testing.browser import assert_fits_phone, shoot, small_tap_targets
+from app import create_app
+from support.browser import assert_fits_phone, shoot, small_tap_targets
 from support.known_history import build_known_history
 
 NO_SHARE = "delete Navigator.prototype.share; delete navigator.share; delete Navigator.prototype.canShare;"

@@ -5,7 +5,7 @@ import re
 
 from playwright.sync_api import expect
 
-from orchard.testing.browser import Orchard, assert_fits_phone, new_phone, shoot, small_tap_targets, watched_page
+from support.browser import Orchard, assert_fits_phone, new_phone, shoot, small_tap_targets, watched_page
 
 NINE = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy"]
 # A hand per seat, scored by hand from the rule book (section 2): target A♠ with two Aces won is
@@ -109,7 +109,7 @@ def test_nine_players_three_stages_two_tables_and_a_live_leaderboard(browser, se
         if stage == 1:
             shoot(watcher, "club-night-board")
             shoot(watcher, "club-night-board", dark=True)
-            big.screenshot(path=str(__import__("orchard.testing.browser", fromlist=["ARTIFACTS"]).ARTIFACTS
+            big.screenshot(path=str(__import__("support.browser", fromlist=["ARTIFACTS"]).ARTIFACTS
                                     / "club-night-big-screen.png"))
         organiser.reload()
         if stage < 3:

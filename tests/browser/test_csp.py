@@ -7,7 +7,7 @@ from urllib.parse import urldefrag
 
 from playwright.sync_api import expect
 
-from orchard.testing.browser import SCOREBOARD_URL, htmx_settled
+from support.browser import SCOREBOARD_URL, htmx_settled
 
 # Every document reports its violations to Python the moment they happen (the binding survives
 # navigations; the listener is installed before any page script runs). Once Python has the

@@ -3,7 +3,7 @@ import re
 
 from playwright.sync_api import expect
 
-from orchard.testing.browser import SCOREBOARD_URL, assert_fits_phone
+from support.browser import SCOREBOARD_URL, assert_fits_phone
 
 
 def send(page, button):

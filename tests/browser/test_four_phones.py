@@ -3,7 +3,7 @@
 import pytest
 from playwright.sync_api import expect
 
-from orchard.testing.browser import NAMES, Orchard, shoot
+from support.browser import NAMES, Orchard, shoot
 
 TARGETS = ["4S", "2S", "3S", "5S"]
 PILES = [{"4": 3, "K": 4}, {"2": 2}, {"3": 3}, {"5": 1}]

@@ -7,7 +7,7 @@ import re
 
 from playwright.sync_api import expect
 
-from orchard.testing.browser import assert_fits_phone, shoot
+from support.browser import assert_fits_phone, shoot
 
 M = "−"
 

@@ -8,7 +8,7 @@ import re
 
 from playwright.sync_api import expect
 
-from orchard.testing.browser import SCOREBOARD_URL, assert_fits_phone, shoot
+from support.browser import SCOREBOARD_URL, assert_fits_phone, shoot
 
 M = "−"  # the app writes negative points with a real minus sign
 

@@ -5,8 +5,8 @@ import re
 
 from playwright.sync_api import expect
 
-from orchard.app import create_app
-from orchard.testing.browser import assert_fits_phone, htmx_settled, shoot, small_tap_targets
+from app import create_app
+from support.browser import assert_fits_phone, htmx_settled, shoot, small_tap_targets
 from support.known_history import build_known_history
 
 

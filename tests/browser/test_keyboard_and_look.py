@@ -1,7 +1,7 @@
 """Keyboard users and dim tables: a skip link, a focus ring you can see, and a calm dark header."""
 from playwright.sync_api import expect
 
-from orchard.testing.browser import assert_fits_phone, shoot, small_tap_targets
+from support.browser import assert_fits_phone, shoot, small_tap_targets
 
 
 def relative_luminance(css_colour):

@@ -4,7 +4,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from orchard.testing.browser import Orchard, new_phone
+from support.browser import Orchard, new_phone
 
 PHONE_ZONE = "Pacific/Auckland"  # 12 or 13 hours from the UTC the stamps are stored in
 

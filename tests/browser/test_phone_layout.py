@@ -4,7 +4,7 @@ import re
 
 from playwright.sync_api import expect
 
-from orchard.testing.browser import SCOREBOARD_URL, assert_fits_phone, shoot, small_tap_targets
+from support.browser import SCOREBOARD_URL, assert_fits_phone, shoot, small_tap_targets
 
 
 def check_page(page, name, found):

@@ -5,7 +5,7 @@ import re
 
 from playwright.sync_api import expect
 
-from orchard.testing.browser import shoot
+from support.browser import shoot
 
 SHAPES = ["●", "■", "▲", "◆"]
 

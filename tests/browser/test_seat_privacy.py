@@ -4,7 +4,7 @@ the phone that lost its seat is told at once."""
 import pytest
 from playwright.sync_api import expect
 
-from orchard.testing.browser import NAMES, PHONE, Orchard
+from support.browser import NAMES, PHONE, Orchard
 
 ANN_PILE = ["7D", "8D", "9D", "10D"]
 

@@ -3,7 +3,7 @@ connection is the clear offline page (not the browser's error, not an old copy o
 and nothing of a crew is ever stored in its cache."""
 from playwright.sync_api import expect
 
-from orchard.testing.browser import shoot
+from support.browser import shoot
 
 READY = "navigator.serviceWorker.ready.then(r => r.scope)"
 CACHED_URLS = """async () => {

@@ -1,7 +1,7 @@
 """The crew page's Copy and Share buttons, tapped on a phone, and its QR code in the middle."""
 from playwright.sync_api import expect
 
-from orchard.testing.browser import assert_fits_phone, shoot, small_tap_targets
+from support.browser import assert_fits_phone, shoot, small_tap_targets
 
 RECORD_SHARE = """
 window.sharedWith = [];

@@ -8,7 +8,7 @@ from contextlib import closing
 import pytest
 from playwright.sync_api import expect
 
-from orchard.testing.browser import NAMES, PHONE, Orchard, watched_page
+from support.browser import NAMES, PHONE, Orchard, watched_page
 
 JUMP_LIMIT = 40  # px a tap may move the page, at most
 

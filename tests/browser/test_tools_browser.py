@@ -8,9 +8,9 @@ import re
 
 from playwright.sync_api import expect
 
-from orchard.app import create_app
-from orchard.testing.browser import assert_fits_phone, htmx_settled, shoot, small_tap_targets
-from orchard.testing.table import Table
+from app import create_app
+from support.browser import assert_fits_phone, htmx_settled, shoot, small_tap_targets
+from support.table import Table
 
 M = "−"
 FIRST_EXAMPLE = ["3C", "3D", "4H", "6S", "9C", "9D", "JC", "JD", "JH", "QS", "AH", "AD"]

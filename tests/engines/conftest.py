@@ -18,8 +18,8 @@ from selenium.common.exceptions import NoAlertPresentException
 from selenium.webdriver.firefox.service import Service as FirefoxService
 from selenium.webdriver.webkitgtk.service import Service as WebKitService
 
-from orchard.app import create_app
-from orchard.testing.loopback import in_a_thread
+from app import create_app
+from support.loopback import in_a_thread
 
 from .gate import Gate
 from .steps import EnginePhone

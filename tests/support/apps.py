@@ -8,8 +8,8 @@ from pathlib import Path
 
 from jinja2 import BytecodeCache
 
-from orchard import store
-from orchard.app import Orchard, create_app
+import store
+from app import Orchard, create_app
 
 CONFIG = {"TESTING": True, "SECRET_KEY": "test-secret", "WTF_CSRF_ENABLED": False}
 

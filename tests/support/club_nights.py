@@ -2,10 +2,10 @@
 started over HTTP, and ways to read it back."""
 import pytest
 
-from orchard.services import club_nights as night_service
-from orchard.store import crews as crew_store
-from orchard.testing.html_text import select, text
-from orchard.testing.rounds import save_quick_round
+from services import club_nights as night_service
+from store import crews as crew_store
+from support.html_text import select, text
+from support.rounds import save_quick_round
 
 NINE = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy"]
 

@@ -12,11 +12,11 @@ from flask import got_request_exception
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
-from orchard.app import create_app
-from orchard.store.crews import token_hash
-from orchard.testing.html_text import field_value
-from orchard.testing.rounds import BIG_COUNTS, BIG_TARGETS, exact_round, save_quick_round
-from orchard.web.static_files import HTMX_VERSION
+from app import create_app
+from store.crews import token_hash
+from support.html_text import field_value
+from support.rounds import BIG_COUNTS, BIG_TARGETS, exact_round, save_quick_round
+from web.static_files import HTMX_VERSION
 
 VICTIM_CREW = "Vexhollow crew"
 VICTIM_NAMES = ("Zorvath", "Quillon", "Brimsel", "Yandrix")  # nothing the fuzzer types

@@ -20,8 +20,8 @@ Game 5  Ann Ben Cleo Dan   R1 bid Dan 1♦: Ann four 4s with her target and four
 Game 6  Ann Ben Cleo Dan   one round of nothing, then abandoned (out of the stats)
 Game 7  Ann Ben Cleo Eve   one round, still being played (out of the stats)
 """
-from orchard.store import connect, stats
-from orchard.testing.rounds import save_quick_round
+from store import connect, stats
+from support.rounds import save_quick_round
 
 Z = ("QS", {})
 ZJ = ("JS", {})

@@ -7,7 +7,7 @@ four = 80; the target counts as one more card of its rank).
 import html
 import sqlite3
 
-from orchard.testing.html_text import select, texts
+from support.html_text import select, texts
 
 M = "−"  # the engine writes negative points with a real minus sign
 FIRST_EXAMPLE = "3C 3D 4H 6S 9C 9D JC JD JH QS AH AD"  # target 10♠ → 25

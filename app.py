@@ -1,0 +1,197 @@
+"""Orchard: the score keeper for Apples. `create_app()` builds the Flask app (the composition root:
+blueprints, error pages, template filters); `orchard serve` serves it (cli/serving.py)."""
+import errno
+import os
+import re
+import secrets
+import sqlite3
+from datetime import date, timedelta
+from pathlib import Path
+
+from flask import Flask, render_template, request, session, url_for
+from flask.templating import Environment
+from flask_wtf.csrf import CSRFError, CSRFProtect, generate_csrf
+from markupsafe import Markup, escape
+from werkzeug.routing import IntegerConverter
+
+import settings
+import store
+from scoring import MAX_BID, PLAYERS, RANKS, format_points, parse_cards
+from web import assets, club_nights, crews, games, history, rounds, seat_repair, security, static_files, tools
+from web.render import render_error
+from web.sessions import CheckedCookieSessions
+
+# Orchard's version: the newest entry of CHANGELOG.md (tests/test_version.py holds them together).
+__version__ = "2.0.0"
+
+csrf = CSRFProtect()
+
+
+def _secret_key(instance_dir):
+    """The key kept beside the database, made on first start (never in git), readable by the
+    owner only from the moment it exists."""
+    path = Path(instance_dir) / "secret_key"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as key:
+            key.write(secrets.token_hex(32))
+    return path.read_text().strip()
+
+
+CREW_LINK = re.compile(r"/c/[^/]+")
+
+
+class TemplateEnvironment(Environment):
+    """Flask's Jinja environment, with each template's globals in one plain dict (Jinja's is a
+    ChainMap over the environment's). Jinja copies a template's globals into every context it
+    makes and compares them at every `{% from ... import %}`; through a ChainMap that was a fifth
+    of a tap's rendering. Jinja asks for no global to change once a template is loaded: every one
+    here is set in `create_app`, before any page is drawn."""
+
+    def make_globals(self, d):
+        return {**self.globals, **(d or {})}
+
+
+class Orchard(Flask):
+    jinja_environment = TemplateEnvironment
+
+    def log_exception(self, exc_info):
+        """Flask's error log line, without the crew link in the path (the link is the key)."""
+        path = CREW_LINK.sub("/c/<link>", request.path)
+        self.logger.error(f"Exception on {path} [{request.method}]", exc_info=exc_info)
+
+
+class BoundedInt(IntegerConverter):
+    """Flask's int converter, limited to what SQLite can store."""
+
+    def __init__(self, map, *args, **kwargs):
+        kwargs.setdefault("max", 2**63 - 1)
+        super().__init__(map, *args, **kwargs)
+
+
+def csrf_field():
+    """The CSRF token as a hidden input without an id, so a page can hold many forms."""
+    return Markup(f'<input type="hidden" name="csrf_token" value="{escape(generate_csrf())}">')
+
+
+def database_path(environ=None):
+    return str(Path(settings.read("ORCHARD_DATABASE", environ)).absolute())
+
+
+def _read_only(folder):
+    try:
+        return bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
+
+
+def cannot_start(error, database):
+    """The one sentence `orchard serve` stops with when the database cannot be opened and checked."""
+    if (isinstance(error, OSError) and error.errno == errno.EROFS) or _read_only(database.parent):
+        return (f"Orchard cannot start: the database {database} is on a read-only file system ({error}); "
+                "Orchard writes beside it (the database, its journal, the backups): mount it read-write or "
+                "point ORCHARD_DATABASE at a folder that can be written.")
+    if isinstance(error, PermissionError) or "readonly database" in str(error):
+        return (f"Orchard cannot start: the database {database} or its folder may not be written by this "
+                f"user ({error}); give it write access, or point ORCHARD_DATABASE elsewhere.")
+    return (f"Orchard cannot start: the database {database} is damaged or unreadable ({error}); "
+            f"the daily copies in {database.parent / 'backups'} are untouched, so move the damaged "
+            "file aside and copy the newest of them in its place.")
+
+
+def create_app(test_config=None):
+    """Build the app; test_config overrides the settings (DATABASE, SECRET_KEY, ...)."""
+    database = database_path()
+    app = Orchard(__name__, instance_path=str(Path(database).parent))
+    app.config.from_mapping(
+        DATABASE=database,
+        # A phone left on the table all evening must still be able to save.
+        WTF_CSRF_TIME_LIMIT=int(timedelta(days=7).total_seconds()),
+        # Over https Flask-WTF would also demand a same-site Referer, but our pages send none
+        # (Referrer-Policy: no-referrer keeps crew links private): the token and the SameSite
+        # cookie are the check.
+        WTF_CSRF_SSL_STRICT=False,
+        PERMANENT_SESSION_LIFETIME=timedelta(days=90),
+        # The cookie is re-sent only when the session changes (at most daily, see below), not
+        # with every answer and static file.
+        SESSION_REFRESH_EACH_REQUEST=False,
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_SECURE=settings.read("ORCHARD_SECURE_COOKIES"),
+        PASSPHRASE=settings.read("ORCHARD_PASSPHRASE"),
+        # Share links and QR codes point here when set (e.g. https://orchard.example.org).
+        PUBLIC_URL=settings.read("ORCHARD_PUBLIC_URL"),
+        # The address `orchard serve` printed at start, for share links opened as localhost.
+        LAN_URL=None,
+        GUESS_LIMIT=settings.read("ORCHARD_GUESS_LIMIT"),
+        CREW_LIMIT=settings.read("ORCHARD_CREW_LIMIT"),
+        TRUSTED_PROXY=settings.read("ORCHARD_TRUSTED_PROXY"),
+    )
+    if test_config:
+        app.config.update(test_config)
+    Path(app.config["DATABASE"]).parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _secret_key(Path(app.config["DATABASE"]).parent)
+    app.session_interface = CheckedCookieSessions()
+
+    store.init_app(app)
+    security.init_app(app)
+    assets.init_app(app)
+    csrf.init_app(app)
+    # Ids in URLs fit SQLite's integers: a longer number is simply not found.
+    app.url_map.converters["int"] = BoundedInt
+    for blueprint in (static_files.bp, crews.bp, games.bp, rounds.bp, tools.bp, history.bp, club_nights.bp,
+                      seat_repair.bp):
+        app.register_blueprint(blueprint)
+
+    @app.errorhandler(CSRFError)
+    def csrf_expired(error):
+        """A stale or missing token: a friendly page that offers a reload, never a bare 400."""
+        back = security.same_origin_path(
+            request.headers.get("HX-Current-URL") or request.referrer, url_for("crews.home"))
+        return render_error("errors/expired.html", 400, back=back)
+
+    @app.errorhandler(sqlite3.OperationalError)
+    def storage_fault(error):
+        """A full disk (or a write that waited too long for the lock) is the server's trouble,
+        not the visitor's: say so, and that nothing was saved, instead of a bare 500."""
+        message = str(error)
+        if "disk is full" in message or "database is locked" in message:
+            app.logger.error("Storage fault on %s: %s", CREW_LINK.sub("/c/<link>", request.path), message)
+            return render_error("errors/storage.html", 503, full="full" in message)
+        raise error
+
+    @app.errorhandler(404)
+    def not_found(error):
+        return render_template("errors/not_found.html"), 404
+
+    @app.before_request
+    def keep_session_alive():
+        """Move a kept session's expiry on once a day, so a crew in use never loses it."""
+        if request.endpoint not in (None, "static", "static_files.htmx_js") and session.permanent:
+            today = date.today().isoformat()
+            if session.get("day") != today:
+                session["day"] = today
+
+    @app.after_request
+    def vary_on_htmx(response):
+        # Every answer: a page and its htmx fragment share a URL (views need not say it).
+        assets.add_vary(response, "HX-Request")
+        return response
+
+    app.add_template_filter(format_points, "points")
+    # Won cards as a player sorts them: 2 … 10, J, Q, K, A (and suits in bidding order).
+    app.add_template_filter(lambda codes: [card.code for card in sorted(parse_cards(codes))], "in_rank_order")
+    app.add_template_filter(lambda counts: [(rank, counts[rank]) for rank in RANKS if counts.get(rank)],
+                            "counts_in_rank_order")
+    # The game's own sizes, for templates (never typed into them).
+    app.add_template_global(PLAYERS, "seats")
+    app.add_template_global(MAX_BID, "max_bid")
+    app.add_template_global(csrf_field)
+
+    @app.context_processor
+    def htmx_context():
+        return {"is_htmx": request.headers.get("HX-Request") == "true"}
+
+    return app
+

@@ -1,0 +1,4 @@
+"""`python -m cli` is the `orchard` command."""
+from cli import main
+
+main()

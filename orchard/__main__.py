@@ -1,4 +1,0 @@
-"""`python -m orchard` is the `orchard` command."""
-from orchard.cli import main
-
-main()

@@ -1,0 +1,91 @@
+"""Games: starting one and its rematch, finding one in a crew, what its scoreboard shows, and the
+game as the engine sees it (its house rules, where it stands after its saved rounds)."""
+from dataclasses import dataclass
+
+from scoring import HouseRules, rematch_first_dealer, round_dealer, standing
+from store import games as game_store
+from store import rounds as round_store
+from store import seats as seat_store
+
+
+def house_rules(row):
+    """The house rules stored on a crew or game row, as the engine's value."""
+    return HouseRules(
+        goal=row["goal"],
+        tie_rule=row["tie_rule"],
+        min_bid=row["min_bid"],
+        redeal_moves_deal=bool(row["redeal_moves_deal"]),
+        hand_limit=row.get("hand_limit"),
+    )
+
+
+def game_standing(game, saved_rounds):
+    """Totals, the engine's verdict and who deals next, from the game's saved rounds."""
+    return standing(
+        [row["scores"] for row in saved_rounds],
+        sum(row["redeals"] or 0 for row in saved_rounds),
+        game["first_dealer"],
+        house_rules(game),
+    )
+
+
+def dealer_for(game, number, redeals_so_far):
+    """Who deals round `number` after `redeals_so_far` redeals in the game (this round's included)."""
+    return round_dealer(game["first_dealer"], number, redeals_so_far, house_rules(game))
+
+
+def find(crew_id, game_id):
+    """The crew's game with this id, or None."""
+    return game_store.game(crew_id, game_id)
+
+
+def start(crew_id, names, first_dealer, rules):
+    """A new game for four named players (new names join the crew); returns its id."""
+    return game_store.create_game(crew_id, names, first_dealer, rules)
+
+
+def rematch(crew_id, game):
+    """A new game with the same seats and house rules, the deal moved on one seat; returns its id."""
+    return game_store.create_game(crew_id, game["names"], rematch_first_dealer(game["first_dealer"]),
+                                  house_rules(game), rematch_of=game["id"])
+
+
+def version(game_id):
+    """The game's live version: a phone's poll answers 204 while it still shows this one."""
+    return game_store.game_version(game_id)
+
+
+def latest_saved(crew_id):
+    """The crew's newest game with a saved round, and its saved rounds; None before any."""
+    for game in game_store.games(crew_id):
+        saved = round_store.scored(game["id"])
+        if saved:
+            return game, saved
+    return None
+
+
+@dataclass(frozen=True)
+class Scoreboard:
+    rounds: list  # the saved rounds, in order
+    standing: object  # the engine's Standing: totals, verdict, next dealer
+    open_round: object  # the round being entered (or corrected), if any
+    undone: object  # an undone round that can be brought back, if any
+    all_agreed: set  # ids of saved rounds all four players agreed to
+    just_saved: str | None  # "Round N saved." once the save this phone made is in
+
+
+def scoreboard(game, just_saved=None):
+    """What the scoreboard shows; `just_saved`: the round number a save on this phone came from."""
+    saved = round_store.scored(game["id"])
+    agreed = seat_store.signoffs([row["id"] for row in saved])
+    done = None
+    if just_saved is not None and any(row["number"] == just_saved for row in saved):
+        done = f"Round {just_saved} saved."
+    return Scoreboard(
+        rounds=saved,
+        standing=game_standing(game, saved),
+        open_round=round_store.open_round(game["id"]),
+        undone=round_store.undone_after(game["id"], len(saved)),
+        all_agreed={row["id"] for row in saved if len(agreed.get(row["id"], ())) == 4},
+        just_saved=done,
+    )

@@ -1,0 +1,72 @@
+"""Phones at a table: which seat a phone holds, and what of a round in progress it may see.
+
+The one visibility policy: while a round is being played, the hand of a seat that a phone holds
+is that phone's alone (its target and pile, whoever entered them); every other phone sees only
+whether it is being entered or all in. Every way of reading a round in progress goes through
+`hidden_seats`: pages, fragments, polls, refusal messages. Exports leave a round in progress
+out, and saved rounds (corrections included: the cards were shown when it was scored) are
+open to the whole table."""
+from dataclasses import dataclass
+
+from store import crews as crew_store
+from store import games as game_store
+from store import rounds as round_store
+from store import seats as seat_store
+from store import write
+from store.seats import SeatTaken  # noqa: F401  (raised by take_seat)
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who is looking: this phone, the seat it holds in the game (if any), and how to name it."""
+
+    device: str
+    seat: int | None
+    claims: dict
+
+    def label(self, names):
+        return f"{names[self.seat]}'s phone" if self.seat is not None else "the table's shared phone"
+
+    def hidden_seats(self, entry):
+        """Seats whose hand this phone may not read: those other phones hold, while the round is
+        being played."""
+        # Secrecy protects play; a correction comes after the round was played and scored.
+        if entry["status"] != round_store.OPEN or entry["is_correction"]:
+            return set()
+        return {seat for seat, claim in self.claims.items() if claim["device"] != self.device}
+
+    def seated(self):
+        """The seats phones hold: their hands are marked "all in" by their own phone."""
+        return set(self.claims)
+
+
+def viewer_for(game, device):
+    """This phone as the table sees it in `game` (its claims as loaded with it, if they were)."""
+    claims = game["claims"] if "claims" in game else seat_store.claims(game["id"])
+    seat = next((s for s, claim in claims.items() if claim["device"] == device), None)
+    return Viewer(device, seat, claims)
+
+
+def take_seat(game_id, seat, device, force=False):
+    """This phone takes a seat; one another active phone holds raises SeatTaken unless `force`."""
+    with write() as db:
+        seat_store.take(db, game_id, seat, device, force=force)
+
+
+def leave_seat(game_id, device):
+    """This phone gives up its seat in the game."""
+    with write() as db:
+        seat_store.leave(db, game_id, device)
+
+
+def live_version(token, game_id, device, board=False):
+    """A live poll's first question, in one indexed read: the game's version (`board`: the
+    scoreboard's own), or None when the link holds no such game. Notes the phone as still at the
+    table on the way."""
+    state = game_store.live_state(crew_store.token_hash(token), game_id, device, board)
+    if state is None:
+        return None
+    version, seen = state
+    if device is not None:
+        seat_store.note_seen(game_id, device, seen)
+    return version

@@ -1,0 +1,388 @@
+"""The round service: what one phone sees of a round, and the round's life as a whole (bid,
+redeal, "all in", save, correction, undo, sign-off). Taps on one hand are in `table.taps`.
+
+A view parses the form, calls one function here, and renders the `RoundView` it gets back. Each
+change locks the round in one write transaction, lets the rule engine judge the state it would
+create, and writes only if the engine accepts it.
+"""
+from dataclasses import dataclass, field
+
+from scoring import DECK, RANKS, Bid, Problem, first_bidder_seat, legal_call_error, score_hand
+from store import rounds as round_store
+from store import games as game_store
+from store import seats as seat_store
+from store import write
+from scoring.entries import engine_hand, hand_score, round_problems
+from store.rounds import RoundConflict
+
+from .games import dealer_for, game_standing, house_rules
+
+# Problems that only say the round is not finished yet: a neutral to-do list until a save is tried.
+STILL_TO_DO = {"missing-bid", "missing-target", "missing-cards", "wrong-total", "not-whole-tricks",
+               "not-complete"}
+
+
+class Refused(Exception):
+    """A change the table may not make; `message` says why in the player's words."""
+
+    def __init__(self, message, status=409):
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+Gone = RoundConflict  # the round is no longer open for entry: saved, or changed on another phone
+
+
+@dataclass
+class RoundView:
+    """What one phone sees of a round: the round being entered (its own hand, the others as far as
+    privacy allows, the check) or the round as saved."""
+
+    game: dict
+    entry: dict
+    viewer: object
+    seat: int = 0
+    hidden: set = field(default_factory=set)
+    secret: bool = False
+    todo: list = field(default_factory=list)
+    conflicts: list = field(default_factory=list)
+    scores: list = field(default_factory=list)
+    owners: dict = field(default_factory=dict)
+    remaining: list | None = None
+    waiting: list = field(default_factory=list)
+    agreed: set = field(default_factory=set)
+    history: list = field(default_factory=list)
+    is_last: bool = False
+    can_bring_back: bool = False
+    totals_after: tuple | None = None  # the game's totals once this saved round counts
+
+    @property
+    def names(self):
+        return self.game["names"]
+
+    @property
+    def entering(self):
+        return self.entry["status"] == round_store.OPEN
+
+    @property
+    def hand(self):
+        """The hand on this phone's current tab, as far as this phone may see it."""
+        hand = self.entry["hands"][self.seat]
+        return _blank(hand) if self.seat in self.hidden else hand
+
+    @property
+    def problems(self):
+        return self.conflicts + self.todo
+
+    @property
+    def seat_problems(self):
+        return [p for p in self.conflicts if self.seat in p.seats]
+
+    @property
+    def seat_mode(self):
+        return bool(self.viewer.claims)
+
+    @property
+    def dealer(self):
+        return self.entry["dealer"]
+
+    @property
+    def first_bidder(self):
+        return first_bidder_seat(self.entry["dealer"])
+
+    @property
+    def bid(self):
+        return bid_of(self.entry)
+
+    @property
+    def bid_key(self):
+        """The bid as this phone shows it (with the redeals): the poll redraws the bid step when the
+        stored one differs."""
+        entry = self.entry
+        return f"{entry['bid_seat']}-{entry['bid_number']}-{entry['bid_suit']}-{entry['redeals']}"
+
+    @property
+    def rules(self):
+        return house_rules(self.game)
+
+    @property
+    def deck(self):
+        return DECK
+
+    @property
+    def ranks(self):
+        return RANKS
+
+
+def round_view(game, entry, viewer, seat=None, problems=None):
+    """What `viewer`'s phone sees of `entry`, on the tab of `seat` (default: its own seat)."""
+    if entry["status"] != round_store.OPEN:
+        return _saved_view(game, entry, viewer)
+    names = game["names"]
+    seat = _tab(seat, viewer)
+    hidden = viewer.hidden_seats(entry)
+    # Only the hands phones hold are marked "all in", each by its own phone.
+    waiting = [names[s] for s in sorted(viewer.seated()) if not entry["hands"][s]["done"]]
+    # While a phone is still entering in private, the round is not checked in front of others.
+    secret = bool(hidden) and bool(waiting)
+    if problems is None:
+        problems = round_problems(entry, names)
+    if hidden:
+        problems = _visible_problems(problems, hidden, entry, names)
+    visible = [_blank(hand) if hand["seat"] in hidden else hand for hand in entry["hands"]]
+    remaining = None
+    # The rest of the cards go to the last pile: on a phone that sees every hand, or, in seat mode,
+    # once every hand held on another phone is all in (the rest tells nothing those hands hold).
+    others_in = all(entry["hands"][s]["done"] for s in hidden)
+    if (visible[seat]["mode"] == "exact" and seat not in hidden and others_in
+            and all(hand["target"] for hand in entry["hands"])):
+        remaining = remaining_cards(entry)
+    return RoundView(
+        game=game, entry=entry, viewer=viewer, seat=seat, hidden=hidden, secret=secret,
+        todo=[p for p in problems if p.kind in STILL_TO_DO],
+        conflicts=[p for p in problems if p.kind not in STILL_TO_DO],
+        scores=[None if hand["seat"] in hidden else hand_score(hand) for hand in entry["hands"]],
+        owners=owners_of(visible),
+        remaining=remaining,
+        waiting=waiting,
+    )
+
+
+def _visible_problems(problems, hidden, entry, names):
+    """The check as a phone that may not see the `hidden` hands reads it: a problem only those
+    hands can explain is never named; one sentence says the piles are not complete yet."""
+    shown = [p for p in problems
+             if (p.seats and not set(p.seats) & hidden) or p.kind == "missing-bid"]
+    if len(shown) < len(problems):
+        empty = [names[hand["seat"]] for hand in entry["hands"] if not (hand["won"] or hand["counts"])]
+        if empty:
+            whose = _join(empty) + (" has" if len(empty) == 1 else " have")
+            message = f"The piles are not complete yet ({whose} not entered a pile)."
+        else:
+            message = (f"The hands do not add up yet: {_join([names[s] for s in sorted(hidden)])} "
+                       "can check theirs on their own phones.")
+        shown.append(Problem("not-complete", message, ()))
+    return shown
+
+
+def _join(words):
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _saved_view(game, entry, viewer):
+    saved = round_store.scored(game["id"])
+    counted = entry["status"] == round_store.SCORED and entry["number"] <= len(saved)
+    return RoundView(
+        totals_after=game_standing(game, saved).running[entry["number"] - 1] if counted else None,
+        game=game, entry=entry, viewer=viewer,
+        scores=[hand_score(hand) for hand in entry["hands"]],
+        agreed=seat_store.signoffs([entry["id"]]).get(entry["id"], set()),
+        history=round_store.history(game["id"], entry["number"]),
+        is_last=bool(saved) and saved[-1]["number"] == entry["number"],
+        can_bring_back=entry["status"] == "deleted" and len(saved) == entry["number"] - 1
+        and round_store.open_round(game["id"]) is None,
+    )
+
+
+def _tab(seat, viewer):
+    if seat is None:
+        seat = viewer.seat if viewer.seat is not None else 0
+    return seat
+
+
+def _blank(hand):
+    """A hand as a phone that may not see it: no target, no cards."""
+    return {**hand, "target": None, "won": [], "counts": {}}
+
+
+def next_hand(entry, seat, viewer):
+    """The hand a phone opens after `seat`'s: the next one round the table that it enters and that
+    has no target yet, or None (a phone that holds a seat enters only its own hand)."""
+    if viewer.seat is not None:
+        return None
+    hidden = viewer.hidden_seats(entry)
+    for step in range(1, len(entry["hands"])):
+        hand = entry["hands"][(seat + step) % len(entry["hands"])]
+        if hand["seat"] not in hidden and not hand["target"]:
+            return hand["seat"]
+    return None
+
+
+def bid_of(entry):
+    """The round's winning bid as the engine's value, or None before it is entered."""
+    if entry["bid_number"] is None:
+        return None
+    return Bid(entry["bid_number"], entry["bid_suit"])
+
+
+def owners_of(hands):
+    """Who holds each card entered card by card: code -> (seat, 'pile' or 'target')."""
+    owners = {}
+    for hand in hands:
+        if hand["target"]:
+            owners[hand["target"]] = (hand["seat"], "target")
+        if hand["mode"] == "exact":
+            for code in hand["won"]:
+                owners.setdefault(code, (hand["seat"], "pile"))
+    return owners
+
+
+def remaining_cards(entry):
+    """The cards no target and no exact pile holds yet, for the last pile of the round (quick
+    hands leave singles out, so the rest cannot be known while one is in quick mode)."""
+    if any(hand["mode"] != "exact" for hand in entry["hands"]):
+        return []
+    taken = set(owners_of(entry["hands"]))
+    return [card.code for card in DECK if card.code not in taken]
+
+
+# --- Reading ------------------------------------------------------------------------------------
+
+def shown_revision(game, number):
+    """The revision a page shows for a round number, or None when the game has no such round."""
+    return round_store.for_number(game["id"], number)
+
+
+def saved_revision(game_id, number):
+    """The saved revision of a round (also while a correction of it is open), or None."""
+    entry = round_store.for_number(game_id, number)
+    if entry is not None and entry["status"] != round_store.SCORED:
+        saved = [row for row in round_store.scored(game_id) if row["number"] == number]
+        entry = round_store.load(saved[0]["id"]) if saved else None
+    return entry
+
+
+# --- The round as a whole -----------------------------------------------------------------------
+
+def set_bid(game, number, bidder, bid_number, suit):
+    """Record the winning bid; the house rules may ask for a higher lowest bid."""
+    refused = legal_call_error([], Bid(bid_number, suit), house_rules(game).min_bid)
+    if refused:
+        raise Refused(refused, 422)
+    with write() as db:
+        entry = round_store.lock_open_number(db, game["id"], number)
+        round_store.set_bid(db, entry["id"], bidder, bid_number, suit)
+        return round_store.lock_open(db, entry["id"])
+
+
+def redeal(game, viewer, number):
+    """Everyone passed: count a redeal and say who deals the new deal. Returns (round, same_dealer)."""
+    with write() as db:
+        entry = round_store.lock_open_number(db, game["id"], number)
+        earlier = sum(row["redeals"] or 0 for row in round_store.scored(game["id"], db) if row["number"] < number)
+        dealer = dealer_for(game, number, earlier + entry["redeals"] + 1)
+        round_store.record_redeal(db, entry["id"], dealer, viewer.label(game["names"]))
+        return round_store.lock_open(db, entry["id"]), dealer == entry["dealer"]
+
+
+def mark_done(game, viewer, number, seat, done):
+    """Mark a hand as all in (or open it again); when all four are in and the engine finds no
+    problem, the round is saved for the whole table. Returns the round as it is now."""
+    with write() as db:
+        entry = round_store.lock_open_number(db, game["id"], number)
+        if seat in viewer.hidden_seats(entry):
+            raise Refused(f"{game['names'][seat]} is entering this hand on their own phone.", 403)
+        round_store.mark_done(db, entry["id"], seat, done)
+        entry = round_store.lock_open(db, entry["id"])
+        if done and all(entry["hands"][s]["done"] for s in viewer.seated()):
+            _save_if_complete(db, game, entry, viewer.label(game["names"]))
+        return round_store.load(entry["id"], db)
+
+
+def save(game, viewer, number, version):
+    """Save the open round if it is unchanged since the phone showed it and the engine finds no
+    problem; returns the problems (empty when saved). Gone if it changed, GameError if the scores
+    would end the game before rounds already saved after it."""
+    with write() as db:
+        entry = round_store.lock_open_number(db, game["id"], number)
+        if entry["version"] != version:
+            raise Gone()
+        return _save_if_complete(db, game, entry, viewer.label(game["names"]))
+
+
+def _save_if_complete(db, game, entry, by):
+    hands = [engine_hand(hand) for hand in entry["hands"]]  # once, for the check and the scores
+    problems = round_problems(entry, game["names"], hands)
+    if not problems:
+        scores = [score_hand(hand) for hand in hands]
+        round_store.mark_saved(db, entry, [s.total for s in scores], [s.target_bonus for s in scores], by)
+        _update_result(db, game)
+    return problems
+
+
+def _update_result(db, game):
+    """Recompute the game's verdict inside the same transaction as the change that moves it."""
+    saved = round_store.scored(game["id"], db)
+    result = game_standing(game, saved).result
+    game_store.set_result(db, game["id"], result.over, result.winners, saved)
+
+
+def start_next(game, viewer):
+    """Open the next round for entry (or find the one already open); returns its number, or None
+    when the game is over."""
+    with write() as db:
+        standing = game_standing(game, round_store.scored(game["id"], db))
+        if standing.result.over:
+            return None
+        if round_store.open_number(db, game["id"], standing.next_number) is None:
+            round_store.start(db, game["id"], standing.next_number, standing.next_dealer,
+                              modes=round_store.last_modes(db, game["id"]), by=viewer.label(game["names"]))
+    return standing.next_number
+
+
+def start_correction(game, viewer, number):
+    """Open a pre-filled copy of a saved round; the saved one stays until the copy is saved.
+    False when the round has no saved revision."""
+    with write() as db:
+        statuses = round_store.revisions_by_status(db, game["id"], number)
+        if "scored" not in statuses:
+            return False
+        if "entering" not in statuses:
+            round_store.start_correction(db, round_store.load(statuses["scored"], db),
+                                         viewer.label(game["names"]))
+    return True
+
+
+def discard_correction(game, viewer, number):
+    """Drop a correction in progress; the saved round is untouched."""
+    with write() as db:
+        statuses = round_store.revisions_by_status(db, game["id"], number)
+        if "scored" in statuses and "entering" in statuses:
+            round_store.drop_correction(db, statuses["entering"], statuses["scored"], viewer.label(game["names"]))
+
+
+def undo(game, viewer, number):
+    """Undo the last saved round; it is kept and can be brought back."""
+    with write() as db:
+        saved = round_store.scored(game["id"], db)
+        if not saved or saved[-1]["number"] != number:
+            raise Refused("Only the last round can be undone.")
+        round_store.set_status(db, saved[-1]["id"], "deleted", "undone", viewer.label(game["names"]))
+        _update_result(db, game)
+
+
+def bring_back(game, viewer, number):
+    """Count an undone round again, if nothing has taken its place."""
+    with write() as db:
+        entry = round_store.for_number(game["id"], number, db)
+        saved = round_store.scored(game["id"], db)
+        busy = round_store.open_from(db, game["id"], number)
+        if entry is None or entry["status"] != "deleted" or len(saved) != number - 1 or busy:
+            raise Refused("This round cannot be brought back: another round has taken its place.")
+        round_store.set_status(db, entry["id"], "scored", "brought back", viewer.label(game["names"]))
+        _update_result(db, game)
+
+
+def agree(game, viewer, number):
+    """A seated player agrees to their own score in a saved round (once; a repeat changes nothing)."""
+    if viewer.seat is None:
+        raise Refused("Take a seat to agree to your score.", 403)
+    with write() as db:
+        saved = [row for row in round_store.scored(game["id"], db) if row["number"] == number]
+        if not saved:
+            raise Gone()
+        if seat_store.agree(db, saved[0]["id"], viewer.seat, viewer.device):
+            round_store.log(db, saved[0]["id"], "agreed", by=viewer.label(game["names"]))
+            round_store.touch(db, saved[0]["id"])
+

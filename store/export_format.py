@@ -1,0 +1,282 @@
+"""The export file's format as one typed model (pydantic, strict: JSON's true is no number, "1" no
+count), which parses and checks a file's bytes in one pass in Rust; its first complaint becomes a
+sentence naming the game, round and field (RestoreError). What a type cannot say is checked after
+it, in `restore_checks`."""
+import codecs
+import datetime
+import json
+import unicodedata
+from typing import Annotated, Any, Literal, Optional
+
+from pydantic import AfterValidator, ConfigDict, Field, TypeAdapter, ValidationError
+from typing_extensions import NotRequired, TypedDict
+
+from scoring import CARD_CODES, MAX_BID, MODES, NAME_MAX, NOTE_MAX, PLAYERS, RANKS, SUIT_NAMES, YEARS, club_night
+
+from .export import FORMAT, VERSION
+
+ROUND_STATUSES = ("entering", "scored", "replaced", "deleted", "discarded")
+GAME_STATUSES = ("playing", "finished", "abandoned")
+TEXT_MAX = 2000  # any text the app writes (a change's detail, a device id) is far shorter
+STAMP_MAX = 40
+ROUNDS_MAX = 100_000
+GAMES_MAX = 10**9
+NIGHT_CHANGES_MAX = 100_000  # a night's log: far more than a night of changes
+
+
+class RestoreError(ValueError):
+    """A file that is not a whole, consistent Orchard export; the message says what is wrong."""
+
+
+class NotJson(RestoreError):
+    """The file is not JSON text at all."""
+
+    def __init__(self):
+        super().__init__("This file is not JSON: pick the .json export of a crew.")
+
+
+# --- The file's shape -------------------------------------------------------------------------
+
+def _stamp(value):
+    """A time as the app stores it: ISO 8601 with its offset from UTC, in a year pages can show."""
+    when = datetime.datetime.fromisoformat(value)
+    if when.utcoffset() is None or when.year not in YEARS:
+        raise ValueError("not a time the app writes")
+    return value
+
+
+def _name(value):
+    """A crew's or player's name as the forms allow it: no control characters, no runs of spaces."""
+    if value != " ".join(value.split()) or any(unicodedata.category(ch).startswith("C") for ch in value):
+        raise ValueError("not a name the app writes")
+    return value
+
+
+Stamp = Annotated[str, Field(max_length=STAMP_MAX), AfterValidator(_stamp)]
+Name = Annotated[str, Field(min_length=1, max_length=NAME_MAX), AfterValidator(_name)]
+Text = Annotated[str, Field(max_length=TEXT_MAX)]
+Note = Annotated[str, Field(max_length=NOTE_MAX)]
+Seat = Annotated[int, Field(ge=0, le=PLAYERS - 1)]
+TableNumber = Annotated[int, Field(ge=1, le=club_night.MAX_PLAYERS // PLAYERS)]
+# A card as the app stores it ("10S", "QH"): what a player types is read by the engine when it is
+# entered, and only its code is kept.
+Card = Literal[tuple(sorted(CARD_CODES))]
+Count = Annotated[int, Field(ge=0, le=52)]
+_STRICT = ConfigDict(strict=True)
+
+
+class Hand(TypedDict):
+    __pydantic_config__ = _STRICT
+    seat: Seat
+    mode: NotRequired[Literal[MODES]]  # files from before a hand had its own mode carry it on the round
+    target: Optional[Card]
+    won: Annotated[list[Card], Field(max_length=52)]
+    counts: dict[Literal[RANKS], Count]
+    score: NotRequired[Any]  # a cache: recomputed
+    entered_by: Optional[Text]
+    done: Optional[Stamp]
+
+
+class Bid(TypedDict):
+    __pydantic_config__ = _STRICT
+    seat: Seat
+    number: Annotated[int, Field(ge=1, le=MAX_BID)]
+    suit: Literal[tuple(SUIT_NAMES)]
+
+
+class Change(TypedDict):
+    __pydantic_config__ = _STRICT
+    at: Stamp
+    action: Text
+    detail: Optional[Text]
+    by: Optional[Text]
+
+
+class SignOff(TypedDict):
+    __pydantic_config__ = _STRICT
+    seat: Seat
+    device: Text
+    at: Stamp
+
+
+class Round(TypedDict):
+    __pydantic_config__ = _STRICT
+    number: Annotated[int, Field(ge=1, le=ROUNDS_MAX)]
+    revision: Annotated[int, Field(ge=1, le=ROUNDS_MAX)]
+    dealer: Seat
+    status: Literal[ROUND_STATUSES]
+    mode: Literal[MODES]
+    redeals: Annotated[int, Field(ge=0, le=ROUNDS_MAX)]
+    bid: Optional[Bid]
+    created: Optional[Stamp]
+    updated: Optional[Stamp]
+    hands: Annotated[list[Hand], Field(min_length=PLAYERS, max_length=PLAYERS)]
+    changes: list[Change]
+    signoffs: list[SignOff]
+
+
+class Game(TypedDict):
+    __pydantic_config__ = _STRICT
+    number: Annotated[int, Field(ge=1, le=GAMES_MAX)]
+    created: Stamp
+    finished: Optional[Stamp]
+    first_dealer: Seat
+    note: Optional[Note]
+    night_note: Optional[Note]
+    status: Literal[GAME_STATUSES]
+    rules: dict[str, Any]  # read by the engine's HouseRules, which has the words for each rule
+    seats: list[Name]
+    rounds: list[Round]
+    rematch_of: Optional[Annotated[int, Field(ge=1, le=GAMES_MAX)]]
+
+
+class Player(TypedDict):
+    __pydantic_config__ = _STRICT
+    name: Name
+    created: Stamp
+
+
+class Crew(TypedDict):
+    __pydantic_config__ = _STRICT
+    name: Name
+    created: Stamp
+    goal: NotRequired[Any]  # the house rules, read by HouseRules as a game's are
+    tie_rule: NotRequired[Any]
+    min_bid: NotRequired[Any]
+    redeal_moves_deal: NotRequired[Any]
+
+
+class NightPlayer(TypedDict):
+    __pydantic_config__ = _STRICT
+    name: Name
+    here: bool
+    joined: Stamp
+
+
+class NightPlace(TypedDict):
+    __pydantic_config__ = _STRICT
+    player: Name
+    table: Optional[TableNumber]
+    seat: Optional[Seat]
+
+
+class NightTable(TypedDict):
+    __pydantic_config__ = _STRICT
+    table: TableNumber
+    game: Annotated[int, Field(ge=1, le=GAMES_MAX)]
+
+
+class NightStage(TypedDict):
+    __pydantic_config__ = _STRICT
+    number: Annotated[int, Field(ge=1, le=club_night.MAX_STAGES)]
+    status: Literal["planned", "playing"]
+    drawn: Stamp
+    started: Optional[Stamp]
+    places: Annotated[list[NightPlace], Field(max_length=club_night.MAX_PLAYERS)]
+    tables: Annotated[list[NightTable], Field(max_length=club_night.MAX_PLAYERS // PLAYERS)]
+
+
+class NightChange(TypedDict):
+    __pydantic_config__ = _STRICT
+    at: Stamp
+    action: Text
+    detail: Text
+
+
+class ClubNight(TypedDict):
+    """A club night (format and ranking are checked by the rule engine, as when one is made)."""
+    __pydantic_config__ = _STRICT
+    name: Name
+    created: Stamp
+    format: Text
+    stage_hands: Optional[int]
+    ranking: Text
+    seed: Annotated[int, Field(ge=0, le=2**31)]
+    players: Annotated[list[NightPlayer], Field(max_length=club_night.MAX_PLAYERS)]
+    stages: Annotated[list[NightStage], Field(max_length=club_night.MAX_STAGES)]
+    changes: Annotated[list[NightChange], Field(max_length=NIGHT_CHANGES_MAX)]
+
+
+class Export(TypedDict):
+    __pydantic_config__ = _STRICT
+    format: Literal[FORMAT]
+    version: Literal[VERSION]
+    crew: Crew
+    players: list[Player]
+    games: list[Game]
+    club_nights: NotRequired[list[ClubNight]]
+
+
+_EXPORT = TypeAdapter(Export)
+
+
+# --- From pydantic's complaint to a sentence -----------------------------------------------------
+
+_STAMP_HINT = f" (a date and time with its UTC offset, in the years {YEARS[0]} to {YEARS[-1]})"
+_HINTS = {"name": f" (1 to {NAME_MAX} characters)", "note": f" (text of at most {NOTE_MAX} characters)",
+          "night_note": f" (text of at most {NOTE_MAX} characters)", "target": " (a card such as 10S or QH)",
+          "won": " (cards such as 10S or QH)", "counts": " (ranks 2 to 10, J, Q, K, A, each with a count)",
+          **dict.fromkeys(("created", "finished", "updated", "done", "at"), _STAMP_HINT)}
+_PARTS = {"bid": ": the bid", "hands": ": a hand", "changes": ": a change", "signoffs": ": a sign-off"}
+
+
+def _message(error, data):
+    """The first thing `error` (pydantic's) finds wrong, in a sentence naming where it is; `data`
+    is the file as plain JSON, read for the names of games and rounds."""
+    loc = error["loc"]
+    if not loc or loc[0] == "format":
+        return "This is not an Orchard crew export (a .json file from a crew's History page)."
+    if loc[0] == "version":
+        return f"This export is version {str(data.get('version'))[:20]!r}; this server reads version {VERSION}."
+    if loc[0] in ("crew", "players"):
+        what = "The crew" if loc[0] == "crew" else "A player"
+        if loc[0] == "players" and len(loc) == 1:
+            return "The export has no list of players."
+        rest = loc[1:] if loc[0] == "crew" else loc[2:]
+        return _no_proper(what, rest)
+    if loc[0] == "club_nights":
+        return _no_proper("A club night", [part for part in loc[2:] if not isinstance(part, int)][-1:])
+    if len(loc) == 1:
+        return "The export has no list of games."
+    if len(loc) == 2 or loc[2] == "number":
+        return "Each game needs a number of its own."
+    game = data["games"][loc[1]]
+    where = f"Game {game['number']}"
+    if loc[2] == "seats" and len(loc) > 3:
+        return f"{where} needs four different players."
+    if loc[2] != "rounds" or len(loc) == 3:
+        return _no_proper(where, loc[2:])
+    entry = game["rounds"][loc[3]]
+    if len(loc) == 4 or loc[4] == "number":
+        return f"{where} has a round without a proper number."
+    where = f"{where}, round {entry['number']}"
+    if loc[4] in _PARTS and len(loc) > 5:  # inside the bid, or an item of a list
+        return _no_proper(where + _PARTS[loc[4]], loc[5 if loc[4] == "bid" else 6:])
+    return _no_proper(where, loc[4:])
+
+
+def _no_proper(what, rest):
+    if not rest:
+        return f"{what} is missing or damaged."
+    key = rest[0]
+    return f"{what} has no proper {str(key).replace('_', ' ')}{_HINTS.get(key, '')}."
+
+
+def typed(raw):
+    """The file's bytes as the typed model's value (plain dicts and lists), or RestoreError."""
+    if raw.startswith(codecs.BOM_UTF8):
+        raw = raw[len(codecs.BOM_UTF8):]
+    try:
+        return _EXPORT.validate_json(raw)
+    except ValidationError as invalid:
+        first = invalid.errors(include_url=False, include_context=False)[0]
+        if first["type"] == "json_invalid":
+            if "surrogate" in first["msg"] or "hex escape" in first["msg"]:
+                # "\ud800" alone: JSON allows it, Unicode text cannot hold it.
+                raise RestoreError("The file holds text that is not proper Unicode.") from None
+            raise NotJson() from None
+        try:
+            message = _message(first, json.loads(raw))
+        except (LookupError, TypeError):  # the place cannot be named: the fault still can
+            message = f"The export is incomplete or damaged (at {'/'.join(map(str, first['loc']))[:200]})."
+        raise RestoreError(message) from None

@@ -1,0 +1,184 @@
+"""What a crew's export file must hold to be restored, beyond its shape (`export_format`, the typed
+model that parses the file): the rounds of a game numbered 1, 2, 3 …, its players listed, and
+every revision that was ever saved passing the same round check as a live save, in the engine's
+words. Every cached value (scores, bonuses, the verdict) is recomputed by the rule engine.
+Used by the restore's child process (`store.restore`); RestoreError names the first thing wrong.
+"""
+import operator
+from typing import NamedTuple, Optional
+
+from scoring import PLAYERS, GameError, HouseRules, game_result
+
+from .export_format import NotJson, RestoreError, typed
+from scoring.entries import engine_hand, hand_score, round_problems
+from .stats import bonus_of
+
+SAVED_ONCE = ("scored", "replaced", "deleted")  # revisions that passed the round check once
+__all__ = ["GameChecks", "NotJson", "RestoreError", "checked"]
+
+
+# --- What a type cannot say ----------------------------------------------------------------------
+
+def checked(raw):
+    """The export's crew, players and games from the file's bytes, with what concerns the whole
+    file checked: every value of its kind, each player listed once, each game numbered once and a
+    rematch naming a game before it. RestoreError names the first thing wrong. Each game's own
+    checks are `GameChecks`' (run by whoever stages the game)."""
+    data = typed(raw)
+    crew, players, games = data["crew"], data["players"], data["games"]
+    crew["club_nights"] = data.get("club_nights", [])  # checked with the games they name, when staged
+    _rules(crew, "The crew's house rules")
+    names = set()
+    for player in players:
+        _need(player["name"].casefold() not in names, f"The player {player['name']} is in the file twice.")
+        names.add(player["name"].casefold())
+    numbers = set()
+    for game in games:
+        _need(game["number"] not in numbers, "Each game needs a number of its own.")
+        _need(game["rematch_of"] is None or game["rematch_of"] in numbers,
+              f"Game {game['number']} has no proper rematch of.")
+        numbers.add(game["number"])
+    return crew, players, games, names
+
+
+class GameChecks:
+    """One game's checks, what live entry would have let through and its cached values recomputed
+    (`check(game)`, RestoreError naming the first thing wrong); the engine's answers are kept for
+    the games checked after it."""
+
+    def __init__(self, names):
+        self.names = names
+        self.engine = _Engine()
+
+    def check(self, game):
+        _check_game(game, self.names, f"Game {game['number']}", self.engine)
+        return game
+
+
+class _Engine:
+    """The rule engine's word on each distinct hand and round of one file, asked once: the engine
+    is pure, so a hand (or a round) of the same value gets the same answer. Many hands repeat
+    (an empty pile with the same target, the same few counts), and a long history is thousands
+    of rounds."""
+
+    def __init__(self):
+        self.hands = {}  # the hand's value -> Known
+        self.saveable = set()  # rounds (their hands' engine values and bid) the check passed
+
+    def hand(self, hand, where):
+        # One flat tuple: won cards ("10S") and ranks ("10") never look alike, counts are ints.
+        counts = hand["counts"]
+        key = (hand["mode"], hand["target"], *hand["won"], *counts, *counts.values())
+        found = self.hands.get(key)
+        if found is None:
+            try:
+                value, score = engine_hand(hand), hand_score(hand)
+            except Exception as error:  # a count or pile the engine cannot read
+                raise RestoreError(f"{where}: {error}") from None
+            found = self.hands[key] = Known(value, score and score.total, bonus_of(score))
+        return found
+
+    def check(self, entry, seats, known, where):
+        """RestoreError unless the round passes the check live entry runs before a save
+        (`known`: its hands' Known)."""
+        bid = entry["bid"]["number"] if entry["bid"] else None
+        # Each distinct hand has one Known, kept for the whole file: its id names the hand's value
+        # (its target included).
+        key = (*map(id, known), bid is not None)
+        if key in self.saveable:
+            return
+        problems = round_problems({"hands": entry["hands"], "bid_number": bid}, seats,
+                                  [found.value for found in known])
+        _need(not problems, f"{where} cannot be saved as it is: {problems[0].message}" if problems else "")
+        self.saveable.add(key)
+
+
+class Known(NamedTuple):
+    """What the engine says of one hand: its value, its score (None until it can be scored) and
+    its target bonus."""
+    value: object
+    total: Optional[int]
+    bonus: int
+
+
+def _need(condition, message):
+    if not condition:
+        raise RestoreError(message)
+
+
+def _rules(row, what):
+    try:
+        return HouseRules(goal=row["goal"], tie_rule=row["tie_rule"], min_bid=row["min_bid"],
+                          redeal_moves_deal=row["redeal_moves_deal"], hand_limit=row.get("hand_limit"))
+    except (KeyError, TypeError, GameError) as error:
+        raise RestoreError(f"{what}: {error}") from None
+
+
+def _check_game(game, names, where, engine):
+    rules = _rules(game["rules"], f"{where}'s rules")
+    seats = game["seats"]
+    _need(len(seats) == PLAYERS and len({name.casefold() for name in seats}) == PLAYERS,
+          f"{where} needs four different players.")
+    _need(all(name.casefold() in names for name in seats), f"{where} seats a player the file does not list.")
+    scored, revisions, open_rounds = [], {}, set()
+    for entry in game["rounds"]:
+        _check_round(entry, seats, f"{where}, round {entry['number']}", engine)
+        revisions.setdefault(entry["number"], []).append(entry["revision"])
+        if entry["status"] == "scored":
+            scored.append(entry)
+        elif entry["status"] == "entering":
+            _need(entry["number"] not in open_rounds, f"{where}, round {entry['number']} has two revisions open "
+                  "for entry at once; live entry opens one at a time.")
+            open_rounds.add(entry["number"])
+    scored.sort(key=lambda entry: entry["number"])
+    _need([entry["number"] for entry in scored] == list(range(1, len(scored) + 1)),
+          f"{where}: its saved rounds are not numbered 1, 2, 3 …")
+    # Live entry opens round n + 1 only after round n, and numbers each correction next.
+    _need(sorted(revisions) == list(range(1, len(revisions) + 1)),
+          f"{where}: its rounds are not numbered 1, 2, 3 … (round {_first_gap(sorted(revisions))} is missing).")
+    for number, found in revisions.items():
+        _need(sorted(found) == list(range(1, len(found) + 1)),
+              f"{where}, round {number}: its revisions are not numbered 1, 2, 3 …")
+    try:
+        result = game_result([[h["score"] for h in e["hands"]] for e in scored], rules)
+    except GameError as error:
+        raise RestoreError(f"{where}: {error}.") from None
+    # The verdict is a cache too: the engine's, whatever the file says; abandoned stays abandoned.
+    if result.over:
+        game["status"], game["winner_seats"] = "finished", list(result.winners)
+    else:
+        game["status"] = "abandoned" if game["status"] == "abandoned" else "playing"
+        game["winner_seats"] = []
+
+
+def _first_gap(numbers):
+    return next(n for n, found in enumerate(numbers + [None], start=1) if n != found)
+
+
+_SEATS = list(range(PLAYERS))
+
+
+def _check_round(entry, seats, where, engine):
+    hands = entry["hands"]
+    for hand in hands:
+        hand.setdefault("mode", entry["mode"])
+    hands.sort(key=_BY_SEAT)
+    _need(list(map(_BY_SEAT, hands)) == _SEATS, f"{where} needs one hand per seat.")
+    known = [engine.hand(hand, where) for hand in hands]
+    saved = entry["status"] in SAVED_ONCE
+    # A revision that was saved once (the saved one, one a correction replaced, one undone) passed
+    # the round check when it was saved: it must pass it again.
+    if saved:
+        engine.check(entry, seats, known, where)
+    # Scores and target bonuses are caches: recomputed for every revision that was ever saved.
+    if saved or all(hand.get("score") is not None for hand in hands):
+        for hand, found in zip(hands, known):
+            if found.total is None:
+                raise RestoreError(f"{where}: a saved hand cannot be scored.")
+            hand["score"], hand["target_bonus"] = found.total, found.bonus
+    else:
+        for hand in hands:
+            hand["score"] = hand["target_bonus"] = None
+
+
+_BY_SEAT = operator.itemgetter("seat")

@@ -1,0 +1,246 @@
+"""A phone talking to a real Orchard server over 127.0.0.1 (an httpx client): its own cookies,
+the CSRF token the page hands out, gzip as browsers ask for it, no redirect following (a 303 is
+an answer worth seeing), never a proxy. Also the server itself, run as an operator runs it
+(`orchard serve`), and rounds whose scores are known."""
+import html
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import threading
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+from waitress import create_server
+
+REPO = Path(__file__).resolve().parents[2]
+CSRF_HEADER = re.compile(r"""hx-headers='(\{[^']*\})'""")
+VERSION_FIELD = re.compile(r'name="version" value="(\d+)"')
+LIVE_VERSION = re.compile(r'/live\?v=(\d+)')
+ROUND_NUMBER = re.compile(r"/rounds/(\d+)$")
+TOTALS = re.compile(r'<span class="total">([^<]+)</span>')
+TARGETS = ("4S", "2S", "3S", "5S")
+
+
+@dataclass
+class Answer:
+    status: int
+    headers: object
+    body: str
+    seconds: float
+    wire_bytes: int
+
+    @property
+    def location(self):
+        return self.headers.get("Location") or self.headers.get("HX-Redirect")
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Phone:
+    """One browser: its session cookie and the CSRF token of the last page it loaded.
+
+    `observer(kind, answer)`, when given, hears every answer (the benchmark times them by kind).
+    A request the server does not answer (refused, reset, timed out) raises ConnectionError."""
+
+    def __init__(self, base, timeout=30, observer=None):
+        assert base.startswith("http://127.0.0.1:"), "loopback only"
+        self.base = base
+        self.observer = observer
+        self.csrf = None
+        # A connection a request (none kept alive), so a phone nobody closes leaves no socket open.
+        self.client = httpx.Client(base_url=base, timeout=timeout, follow_redirects=False, trust_env=False,
+                                   headers={"Accept-Encoding": "gzip"},  # as every phone's browser does
+                                   limits=httpx.Limits(max_keepalive_connections=0))
+
+    def request(self, method, path, data=None, headers=None, kind=None, files=None):
+        headers = dict(headers or {})
+        if method == "POST" and self.csrf:
+            headers["X-CSRFToken"] = self.csrf
+        started = time.perf_counter()
+        try:
+            response = self.client.request(method, path, data=data if method == "POST" else None,
+                                           files=files, headers=headers)
+        except httpx.TransportError as error:
+            raise ConnectionError(f"no answer to {method} {path}: {error!r}") from error
+        seconds = time.perf_counter() - started
+        answer = Answer(response.status_code, response.headers, response.text, seconds,
+                        response.num_bytes_downloaded)
+        found = CSRF_HEADER.search(answer.body)
+        if found:
+            self.csrf = json.loads(html.unescape(found.group(1)))["X-CSRFToken"]
+        if self.observer:
+            self.observer(kind or method, answer)
+        return answer
+
+    def get(self, path, headers=None, kind=None):
+        return self.request("GET", path, headers=headers, kind=kind)
+
+    def post(self, path, data=None, headers=None, kind=None, files=None):
+        return self.request("POST", path, data, headers, kind=kind, files=files)
+
+    # Steps of a table, each checking the answer the app gives a healthy table ------------------
+    def start_crew(self, name="Loopback crew"):
+        if self.csrf is None:
+            self.get("/")
+        answer = self.post("/crews", {"name": name})
+        _expect(answer, 303)
+        return answer.location
+
+    def start_game(self, crew_url, names=("Ann", "Ben", "Cleo", "Dan")):
+        """A game that never ends (goal 100000), so rounds can be streamed into it."""
+        if self.csrf is None:
+            self.get(crew_url)
+        data = {f"player_{seat}": name for seat, name in enumerate(names)}
+        data.update(first_dealer="0", goal="other", goal_other="100000", tie_rule="play-on",
+                    min_bid="1", redeal_moves_deal="no")
+        answer = self.post(crew_url + "games", data)
+        _expect(answer, 303)
+        return answer.location
+
+    def open_round(self, game_url):
+        """Start the next round (or land on the one already open); its URL and number."""
+        answer = self.post(game_url + "/rounds", kind="start")
+        _expect(answer, 303)
+        return answer.location, int(ROUND_NUMBER.search(answer.location).group(1))
+
+    def round_version(self, round_url):
+        answer = self.get(round_url, kind="round page")
+        _expect(answer, 200)
+        return int(VERSION_FIELD.search(answer.body).group(1))
+
+    def enter_round(self, game_url, pause=0.0):
+        """Enter the next round by its plan (bid, four targets, taps) and save it.
+
+        Returns (number, the save's answer); every step before the save must succeed."""
+        url, number = self.open_round(game_url)
+        _expect(self.post(url + "/bid", {"bidder": str(number % 4), "number": "2", "suit": "H"}, kind="bid"), 200)
+        for seat, target in enumerate(TARGETS):
+            time.sleep(pause)
+            _expect(self.post(url + f"/hands/{seat}/target", {"target": target}, kind="target"), 200)
+        for seat, rank, n in plan_taps(number):
+            time.sleep(pause)
+            _expect(self.post(url + f"/hands/{seat}/counts/{rank}", {"count": str(n)}, kind="tap"), 200)
+        version = self.round_version(url)
+        return number, self.post(url + "/save", {"version": str(version)}, kind="save")
+
+
+def _expect(answer, status):
+    if answer.status != status:
+        raise AssertionError(f"expected {status}, got {answer.status}: {answer.body[:300]}")
+
+
+# Rounds whose scores are known ------------------------------------------------------------------
+
+def plan_counts(number):
+    """Rank counts per seat for round `number`: a different pile shape every round."""
+    counts = [{}, {}, {}, {}]
+    counts[number % 4] = {"K": 2, "Q": 2} if number % 2 else {"J": 3}
+    counts[(number + 1) % 4] = {"A": 2} if number % 3 else {"9": 2, "6": 2}
+    return counts
+
+
+def plan_taps(number):
+    """The round's taps: one per rank a pile holds, each saying how many (seat, rank, count)."""
+    return [(seat, rank, n) for seat, pile in enumerate(plan_counts(number)) for rank, n in pile.items()]
+
+
+def plan_scores(number):
+    """What round `number` scores (the app must store exactly this), worked by hand from
+    docs/RULES.md §2, not by the engine under test:
+      the targets 4, 2, 3 and 5 are never in a pile, so each is a single and scores nothing;
+      K K Q Q: a pair of Kings 10 + a pair of Queens 10 = 20; J J J: three Jacks, 2 x 10 = 20;
+      A A: a pair of Aces, 15; 9 9 6 6: a pair of 9s 5 + a pair of 6s 5 = 10; an empty pile: 0."""
+    scores = [0, 0, 0, 0]
+    scores[number % 4] = 20  # K K Q Q (odd rounds) or J J J (even rounds): 20 either way
+    scores[(number + 1) % 4] = 15 if number % 3 else 10  # A A, or 9 9 6 6 every third round
+    return scores
+
+
+# The server in this process, or as an operator runs it ---------------------------------------------
+
+@contextmanager
+def in_a_thread(app, threads=4):
+    """`app` under waitress in a thread of this process, on a free loopback port: its base URL."""
+    server = create_server(app, host="127.0.0.1", port=0, threads=threads)
+    stop = threading.Event()
+
+    def serve():
+        # The loop closes the server itself: `server.close()` from another thread races with the
+        # loop's select() over the same sockets (EBADF kills the loop; Pylons/waitress#468).
+        try:
+            while not stop.is_set():
+                # poll(), not select(): a long test run holds file numbers past select()'s 1024
+                server.asyncore.loop(timeout=0.05, map=server._map, count=1, use_poll=True)
+        finally:
+            server.close()
+            for channel in list(server._map.values()):  # the connections still open go too
+                channel.close()
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.effective_port}"
+    finally:
+        stop.set()
+        thread.join(timeout=5)
+
+
+class ServerProcess:
+    """`orchard serve` on a free loopback port with its own database."""
+
+    def __init__(self, database, log=None, env=None):
+        self.database = Path(database)
+        self.env = env or {}
+        self.port = free_port()
+        self.log = log
+        self.process = None
+
+    @property
+    def base(self):
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout=20):
+        env = {**os.environ, "PORT": str(self.port), "HOST": "127.0.0.1",
+               "ORCHARD_DATABASE": str(self.database), "PYTHONUNBUFFERED": "1", **self.env}
+        env.pop("ORCHARD_PASSPHRASE", None)
+        env.pop("ORCHARD_PUBLIC_URL", None)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "cli", "serve"], cwd=REPO, env=env,
+            stdout=self.log or subprocess.DEVNULL, stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + timeout
+        probe = Phone(self.base, timeout=2)
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server exited with {self.process.returncode}")
+            try:
+                if probe.get("/").status == 200:
+                    return self
+            except OSError:
+                time.sleep(0.05)
+        self.stop()
+        raise RuntimeError(f"the server did not answer on {self.base} within {timeout} s")
+
+    def kill(self):
+        """SIGKILL: no shutdown handler runs, nothing is flushed or committed on the way out."""
+        self.process.kill()
+        self.process.wait(timeout=10)
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=10)

@@ -1,0 +1,330 @@
+"""Club night pages: a new night, the organiser's page (who is here, the stage's seating with its
+swap, each table's QR code), the live leaderboard on every phone, and the big-screen view."""
+import functools
+import threading
+from collections import OrderedDict
+
+import segno
+from flask import Blueprint, abort, flash, make_response, request, url_for
+from flask_wtf import FlaskForm
+from wtforms import (IntegerField, RadioField, SelectChoice, SelectField, SelectMultipleField, StringField,
+                     TextAreaField)
+from wtforms.validators import Length, NumberRange, Optional
+
+from scoring import NAME_MAX, club_night
+from services import club_nights as night_service
+from services import crews as crew_service
+
+from .forms import check_name
+from .lookup import load_crew
+from .render import render, see_other, wants_fragment
+from .share_links import share_link
+
+bp = Blueprint("club_nights", __name__, url_prefix="/c/<token>/club-nights")
+
+NAMES_MAX = club_night.MAX_PLAYERS * (NAME_MAX + 2)  # one name a line, every player of a full night
+
+
+class NightForm(FlaskForm):
+    name = StringField("Name of the night", default="Club night", validators=[check_name])
+    # The crew's players are picked by a tap; anyone new is typed. A picked value is only a name,
+    # checked like a typed one, so a forged value can do no more than typing could.
+    known = SelectMultipleField("Tap who is here", validate_choice=False)
+    names = TextAreaField("Who is here: one name a line", validators=[
+        Length(max=NAMES_MAX, message=f"That is more names than a night can seat ({club_night.MAX_PLAYERS})."),
+    ])
+    format = RadioField("Each stage is", default="hands", choices=[
+        SelectChoice("hands", "A set number of hands at every table"),
+        SelectChoice("game", "One game to the goal at every table"),
+    ])
+    stage_hands = IntegerField("Hands a stage", default=4, validators=[
+        Optional(),
+        NumberRange(min=1, max=club_night.MAX_STAGE_HANDS,
+                    message=f"A stage is 1 to {club_night.MAX_STAGE_HANDS} hands."),
+    ])
+    ranking = RadioField("Rank the night by", default="total", choices=[
+        SelectChoice(key, label) for key, label in club_night.RANKING_NAMES.items()])
+
+    def validate(self, extra_validators=None):
+        ok = super().validate(extra_validators)
+        if self.format.data == "hands" and self.stage_hands.data is None and not self.stage_hands.errors:
+            self.stage_hands.errors.append("Enter how many hands a stage is.")
+            ok = False
+        return ok
+
+    def name_list(self):
+        return [*(self.known.data or ()), *(self.names.data or "").splitlines()]
+
+
+class PlayerForm(FlaskForm):
+    name = StringField("A late arrival", validators=[check_name])
+
+
+class SwapForm(FlaskForm):
+    first = SelectField("Swap", coerce=int, validate_choice=False)
+    second = SelectField("with", coerce=int, validate_choice=False)
+
+
+def load_night(token, night_id):
+    crew = load_crew(token)
+    night = night_service.find(crew["id"], night_id)
+    if night is None:
+        abort(404)
+    return crew, night
+
+
+def night_page(token, night_id, status=200, block=None, forms=None, mark=None):
+    # The mark is read before what it stands for: a write landing in between leaves the page a
+    # mark older than what it shows (one poll too many), never newer (a phone stuck on the old).
+    mark = mark or night_service.live_mark(token, night_id)
+    crew, night = load_night(token, night_id)
+    stages = night_service.stages(night)
+    board = night_service.leaderboard(night, stages)
+    forms = forms or {}
+    swap_form = forms.get("swap") or SwapForm(formdata=None)
+    names = {player["id"]: player["name"] for player in night["players"]}
+    swap_form.first.choices = swap_form.second.choices = sorted(names.items(), key=lambda item: item[1].casefold())
+    if not swap_form.is_submitted() and len(names) > 1:
+        swap_form.second.data = swap_form.second.choices[1][0]  # two different players to start from
+    current = stages[-1] if stages else None
+    return render(
+        "club_nights/show.html", block, status=status, crew=crew, night=night, stages=stages,
+        current=current, plan=night_service.seating(current) if current else None, names=names, board=board,
+        qr={} if block == "live" and wants_fragment() else _table_codes(token, current),  # stand-ins: show.html
+        player_form=forms.get("player") or PlayerForm(formdata=None),
+        swap_form=swap_form, notice=forms.get("notice"), mark=mark,
+        ranking_name=club_night.RANKING_NAMES[night["ranking"]],
+    )
+
+
+def _refusal(error, field=None):
+    return {"field": error.field or field or "stage", "text": error.sentence, "refused": True}
+
+
+def _table_codes(token, stage):
+    """Each started table's QR code: its game's scoreboard, so table 3's phones join table 3."""
+    if not stage or stage["status"] != "playing":
+        return {}
+    codes = {}
+    for table_no, game in stage["tables"].items():
+        link = share_link(url_for("games.game_show", token=token, game_id=game["game_id"]))
+        codes[table_no] = {"url": link.url, "svg": _qr_svg(link.url)}
+    return codes
+
+
+@functools.lru_cache(maxsize=4 * club_night.MAX_PLAYERS // club_night.MIN_PLAYERS)  # four biggest nights
+def _qr_svg(url):
+    """A link's QR code, drawn once: 36 ms a code, so redrawing ten tables' codes on every
+    leaderboard poll that changed made a night's polls 20 times dearer than a scoreboard's."""
+    return segno.make(url, error="m").svg_inline(scale=3, dark="#000", light="#fff", omitsize=True)
+
+
+def refused(token, night_id, error, forms=None):
+    """The night again with the refusal's sentence next to its control."""
+    return night_page(token, night_id, status=error.status, block="night",
+                      forms={**(forms or {}), "notice": _refusal(error)})
+
+
+def done(token, night_id, text, field):
+    """After a change: htmx swaps the night in place with the sentence next to the control that
+    made it (the page does not jump); a plain form post goes back to the page with it flashed."""
+    if wants_fragment():
+        return night_page(token, night_id, block="night", forms={"notice": {"field": field, "text": text, "refused": False}})
+    flash(text)
+    return see_other(url_for("club_nights.night_show", token=token, night_id=night_id))
+
+
+@bp.get("")
+def night_list(token):
+    crew = load_crew(token)
+    return render("club_nights/index.html", crew=crew, nights=night_service.nights(crew["id"]))
+
+
+@bp.get("/new")
+def night_new(token):
+    crew = load_crew(token)
+    return _new_page(crew, NightForm())
+
+
+def _new_page(crew, form, error=None, status=200):
+    return render("club_nights/new.html", "night_form" if status != 200 else None, status=status, crew=crew,
+                  form=form, error=error, players=crew_service.players(crew["id"]), names_max=NAMES_MAX,
+                  stage_hands_max=club_night.MAX_STAGE_HANDS)
+
+
+@bp.post("")
+def night_create(token):
+    crew = load_crew(token)
+    form = NightForm()
+    error = None
+    if form.validate_on_submit():
+        try:
+            night_id = night_service.create(crew["id"], form.name.data, form.name_list(), form.format.data,
+                                            form.stage_hands.data, form.ranking.data)
+        except night_service.Refused as refusal:
+            error = refusal
+        else:
+            return see_other(url_for("club_nights.night_show", token=token, night_id=night_id))
+    return _new_page(crew, form, error, status=error.status if error else 422)
+
+
+@bp.get("/<int:night_id>")
+def night_show(token, night_id):
+    return night_page(token, night_id)
+
+
+@bp.get("/<int:night_id>/live")
+def night_live(token, night_id):
+    """The leaderboard again, only when something it shows changed (a 204 otherwise)."""
+    mark = _mark(token, night_id)
+    if request.args.get("v", "") == mark:
+        return make_response("", 204)
+    if request.args.get("v", "").split(".")[0] != mark.split(".")[0]:
+        # The night itself changed (a stage drawn, swapped or started, a player left or came):
+        # the controls below the leaderboard are out of date too, so the whole night comes back.
+        response = night_page(token, night_id, block="night", mark=mark)
+        response.headers.update({"HX-Retarget": "#night", "HX-Reswap": "outerHTML"})
+        return response
+    return _once_per_mark((token, night_id, mark, "live"),
+                          lambda: night_page(token, night_id, block="live", mark=mark))
+
+
+@bp.get("/<int:night_id>/board")
+def night_board(token, night_id):
+    """The big-screen view: the leaderboard in large type, no controls, following live."""
+    crew, night = load_night(token, night_id)
+    return _board(token, crew, night)
+
+
+@bp.get("/<int:night_id>/board/live")
+def night_board_live(token, night_id):
+    mark = _mark(token, night_id)
+    if request.args.get("v", "") == mark:
+        return make_response("", 204)
+    return _once_per_mark((token, night_id, mark, "big_board"),
+                          lambda: _board(token, *load_night(token, night_id), block="big_board", mark=mark))
+
+
+def _board(token, crew, night, block=None, mark=None):
+    mark = mark or night_service.live_mark(token, night["id"])  # before the board: see night_page
+    stages = night_service.stages(night)
+    return render("club_nights/board.html", block, crew=crew, night=night,
+                  board=night_service.leaderboard(night, stages), mark=mark,
+                  ranking_name=club_night.RANKING_NAMES[night["ranking"]])
+
+
+def _mark(token, night_id):
+    """The night's live mark; a 404 when the link has no such night."""
+    mark = night_service.live_mark(token, night_id)
+    if mark is None:
+        abort(404)
+    return mark
+
+
+class _Rendered:
+    """Fragments as last drawn, by night and mark, a few at a time. After each save every phone
+    following the night asks for the same new board (three phones a table, and the big screen):
+    it is drawn once per change in each process, not once per phone."""
+
+    def __init__(self, size):
+        self.size, self.lock, self.bodies = size, threading.Lock(), OrderedDict()
+
+    def get(self, key):
+        with self.lock:
+            body = self.bodies.get(key)
+            if body is not None:
+                self.bodies.move_to_end(key)
+            return body
+
+    def put(self, key, body):
+        with self.lock:
+            self.bodies[key] = body
+            self.bodies.move_to_end(key)
+            while len(self.bodies) > self.size:
+                self.bodies.popitem(last=False)
+
+
+_rendered = _Rendered(size=32)  # two fragments each of the nights being played at once
+
+
+def _once_per_mark(key, draw):
+    """An htmx fragment that depends on nothing but the night and its mark, drawn once."""
+    if not wants_fragment():
+        return draw()
+    body = _rendered.get(key)
+    if body is not None:
+        return make_response(body, 200)
+    response = draw()
+    if response.status_code == 200:
+        _rendered.put(key, response.get_data())
+    return response
+
+
+@bp.post("/<int:night_id>/players")
+def player_add(token, night_id):
+    crew, night = load_night(token, night_id)
+    form = PlayerForm()
+    try:
+        if not form.validate_on_submit():
+            raise night_service.Refused(form.name.errors[0] if form.name.errors else "Enter a name.", "name", 422)
+        night_service.add_player(night, form.name.data)
+    except night_service.Refused as error:
+        return refused(token, night_id, error, {"player": form})
+    return done(token, night_id, f"{form.name.data} joined: they are seated from the next stage drawn.", "name")
+
+
+@bp.post("/<int:night_id>/players/<int:player_id>/here")
+def player_here(token, night_id, player_id):
+    crew, night = load_night(token, night_id)
+    here = request.form.get("here") == "1"
+    try:
+        name = night_service.set_here(night, player_id, here)
+    except night_service.Refused as error:
+        return refused(token, night_id, error)
+    return done(token, night_id, f"{name} is back." if here else f"{name} left: the next stage is drawn without them.",
+                f"here-{player_id}")
+
+
+@bp.post("/<int:night_id>/stages")
+def stage_draw(token, night_id):
+    crew, night = load_night(token, night_id)
+    try:
+        number = night_service.draw_stage(night)
+    except night_service.Refused as error:
+        return refused(token, night_id, error)
+    return done(token, night_id, f"Stage {number} drawn: check the seats, swap two players if needed, then start it.",
+                "stage")
+
+
+@bp.post("/<int:night_id>/stages/<int:number>/redraw")
+def stage_redraw(token, night_id, number):
+    crew, night = load_night(token, night_id)
+    try:
+        night_service.redraw(night, number)
+    except night_service.Refused as error:
+        return refused(token, night_id, error)
+    return done(token, night_id, f"Stage {number} drawn again from who is here now.", "stage")
+
+
+@bp.post("/<int:night_id>/stages/<int:number>/swap")
+def stage_swap(token, night_id, number):
+    crew, night = load_night(token, night_id)
+    form = SwapForm()
+    try:
+        if not form.validate_on_submit():
+            raise night_service.Refused("Pick the two players to swap.", "swap", 422)
+        text = night_service.swap(night, number, form.first.data, form.second.data)
+    except night_service.Refused as error:
+        return refused(token, night_id, error, {"swap": form})
+    return done(token, night_id, text + ".", "swap")
+
+
+@bp.post("/<int:night_id>/stages/<int:number>/start")
+def stage_start(token, night_id, number):
+    crew, night = load_night(token, night_id)
+    try:
+        games = night_service.start_stage(night, crew, number)
+    except night_service.Refused as error:
+        return refused(token, night_id, error)
+    return done(token, night_id, f"Stage {number} started at {len(games)} tables: each table scans its own code.",
+                "stage")

@@ -1,0 +1,107 @@
+"""Starting a crew, the crew's home page with its join QR code, and remembered crews."""
+import segno
+from flask import Blueprint, flash, make_response, request, session, url_for
+
+from web import security
+from web.forms import CrewForm, HouseRulesForm
+from web.share_links import share_link
+from services import crews as crew_service
+from services.games import house_rules
+
+from .lookup import forget_crew, load_crew
+from .render import render, see_other
+
+bp = Blueprint("crews", __name__)
+
+
+@bp.get("/")
+def home():
+    # Launched from the home screen (the manifest's start_url): the crew this phone used last.
+    remembered = session.get("crews", [])
+    if request.args.get("source") == "pwa" and remembered:
+        return see_other(url_for("crews.crew_show", token=remembered[0][0]))
+    return render("crews/home.html", form=CrewForm(), remembered=session.get("crews", []))
+
+
+
+@bp.post("/crews")
+def crew_create():
+    form = CrewForm()
+    valid = form.validate_on_submit()
+    refusal = security.passphrase_refusal(form.passphrase.data)
+    if refusal:
+        status, message = refusal
+        form.passphrase.errors = [message]
+        return render(
+            "crews/home.html", "crew_form", status=status, form=form,
+            remembered=session.get("crews", []),
+        )
+    if not valid:
+        return render(
+            "crews/home.html", "crew_form", status=422, form=form,
+            remembered=session.get("crews", []),
+        )
+    if not security.new_crew_allowed():
+        form.name.errors = [security.TOO_MANY_CREWS]
+        return render(
+            "crews/home.html", "crew_form", status=429, form=form,
+            remembered=session.get("crews", []),
+        )
+    crew = crew_service.start(form.name.data)
+    return see_other(url_for("crews.crew_show", token=crew["token"]))
+
+
+@bp.get("/c/<token>/")
+def crew_show(token):
+    crew = load_crew(token)
+    return _crew_page(crew, HouseRulesForm().fill(house_rules(crew)))
+
+
+@bp.get("/c/<token>/live")
+def crew_live(token):
+    """The crew's games again, only when the list changed since the version the phone shows."""
+    crew = load_crew(token)
+    if request.args.get("v") == crew_service.games_version(crew["id"]):
+        return make_response("", 204)
+    return _crew_page(crew, HouseRulesForm().fill(house_rules(crew)), block="games_list")
+
+
+@bp.post("/c/<token>/rotate")
+def crew_link_rotate(token):
+    """A new link for the crew: the old one (and its QR code) stops working at once."""
+    crew = load_crew(token)
+    new_token = crew_service.new_link(crew["id"])
+    forget_crew(token)
+    flash("The crew has a new link: the old one no longer works. Show this QR code to the others.")
+    return see_other(url_for("crews.crew_show", token=new_token))
+
+
+@bp.post("/c/<token>/house-rules")
+def house_rules_update(token):
+    """Change the crew's house rules: the next games follow them, recorded games keep theirs."""
+    crew = load_crew(token)
+    form = HouseRulesForm()
+    if not form.validate_on_submit():
+        return _crew_page(crew, form, status=422, block="house_rules")
+    crew_service.set_house_rules(crew["id"], form.house_rules())
+    flash("House rules saved. New games follow them; games already started keep their own.")
+    return see_other(url_for("crews.crew_show", token=token))
+
+
+def _crew_page(crew, rules_form, status=200, block=None):
+    # The link is rebuilt from the token this request came in by: the store keeps only its hash.
+    link = share_link(url_for("crews.crew_show", token=crew["token"]))
+    qr = segno.make(link.url, error="m").svg_inline(scale=4, dark="#000", light="#fff", omitsize=True)
+    home = crew_service.home(crew["id"])
+    return render(
+        "crews/show.html",
+        block,
+        status=status,
+        rules_form=rules_form,
+        crew=crew,
+        link=link,
+        qr=qr,
+        games=home.games,
+        games_version=home.games_version,
+        players=home.players,
+    )

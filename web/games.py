@@ -1,0 +1,122 @@
+"""New games, the scoreboard (live on every phone), seats, starting the next round, and the rematch."""
+from flask import Blueprint, abort, flash, make_response, request, url_for
+
+from web.forms import GameForm
+from scoring import PLAYERS
+from services import club_nights as night_service
+from services import crews as crew_service
+from services import games as game_service
+from services import phones
+from services import rounds as round_service
+from services.games import house_rules
+
+from .lookup import load_crew, load_game
+from .render import render, see_other
+from .viewer import device_id, poll_unchanged, viewer_for
+
+bp = Blueprint("games", __name__, url_prefix="/c/<token>/games")
+
+
+def scoreboard_page(token, game_id, status=200, notice=None, reassign=None, just_saved=None):
+    """The scoreboard page, or its block for htmx (a swap, or a live poll that found a change);
+    `just_saved`: the round number a save on this phone came from, said once it is saved."""
+    crew, game = load_game(token, game_id)
+    board = game_service.scoreboard(game, just_saved)
+    return render(
+        "games/show.html",
+        "scoreboard",
+        status=status,
+        crew=crew,
+        game=game,
+        rounds=board.rounds,
+        standing=board.standing,
+        rules=house_rules(game),
+        open_round=board.open_round,
+        undone=board.undone,
+        viewer=viewer_for(game),
+        all_agreed=board.all_agreed,
+        notice=notice,
+        reassign=reassign,
+        done=board.just_saved,
+        club_table=night_service.table_of_game(game_id),
+    )
+
+
+@bp.get("/new")
+def game_new(token):
+    crew = load_crew(token)
+    form = GameForm().fill(house_rules(crew))
+    return render("games/new.html", crew=crew, form=form, players=crew_service.players(crew["id"]))
+
+
+@bp.post("")
+def game_create(token):
+    crew = load_crew(token)
+    form = GameForm()
+    if not form.validate_on_submit():
+        return render(
+            "games/new.html", "game_form", status=422, crew=crew, form=form,
+            players=crew_service.players(crew["id"]),
+        )
+    game_id = game_service.start(crew["id"], form.names(), int(form.first_dealer.data), form.house_rules())
+    return see_other(url_for("games.game_show", token=token, game_id=game_id))
+
+
+@bp.get("/<int:game_id>")
+def game_show(token, game_id):
+    # A save comes here with `?saved=N` (see rounds.round_save); app.js takes it off the address.
+    return scoreboard_page(token, game_id, just_saved=request.args.get("saved", type=int))
+
+
+@bp.get("/<int:game_id>/live")
+def game_live(token, game_id):
+    """The scoreboard again, only when the game changed since the version the phone shows."""
+    if poll_unchanged(token, game_id, board=True):
+        return make_response("", 204)
+    crew, game = load_game(token, game_id)
+    me = request.args.get("me")
+    if me is not None and str(viewer_for(game).seat) != me:
+        return scoreboard_page(token, game_id, notice="Your seat was moved to another phone.")
+    return scoreboard_page(token, game_id)
+
+
+@bp.post("/<int:game_id>/seats/<int:seat>")
+def seat_take(token, game_id, seat):
+    """This phone takes a seat; one that another active phone holds needs `force` (reassigning)."""
+    crew, game = load_game(token, game_id)
+    if seat not in range(PLAYERS):
+        abort(404)
+    try:
+        phones.take_seat(game_id, seat, device_id(), force=request.form.get("force") == "1")
+    except phones.SeatTaken:
+        return scoreboard_page(
+            token, game_id, status=409,
+            notice=f"{game['names'][seat]}'s seat is in use on another phone.", reassign=seat,
+        )
+    return scoreboard_page(token, game_id)
+
+
+@bp.post("/<int:game_id>/seats/leave")
+def seat_leave(token, game_id):
+    load_game(token, game_id)
+    phones.leave_seat(game_id, device_id())
+    return scoreboard_page(token, game_id)
+
+
+@bp.post("/<int:game_id>/rounds")
+def round_start(token, game_id):
+    """Open the next round for entry (or go to the one already open)."""
+    crew, game = load_game(token, game_id)
+    number = round_service.start_next(game, viewer_for(game))
+    if number is None:
+        flash("The game is over: start a rematch for another game.", "warning")
+        return see_other(url_for("games.game_show", token=token, game_id=game_id))
+    return see_other(url_for("rounds.round_show", token=token, game_id=game_id, number=number))
+
+
+@bp.post("/<int:game_id>/rematch")
+def game_rematch(token, game_id):
+    """A new game with the same seats and house rules, and the deal moved on one seat."""
+    crew, game = load_game(token, game_id)
+    new_id = game_service.rematch(crew["id"], game)
+    return see_other(url_for("games.game_show", token=token, game_id=new_id))

@@ -1,0 +1,269 @@
+"""A round while it is entered: its page, the live poll, a player's tab, every tap on a hand, the
+bid, a redeal and saving it. What happens to a saved round is in `saved`.
+
+Each view parses its form, calls one function of the round service (`orchard.services.rounds` or
+`orchard.services.taps`) and draws what changed. A tap that goes through updates the display
+regions around its control (scores, the check, the player's tab) out of band and leaves the
+control as the player set it, so the page stays put; a refused tap swaps its control back as
+stored, out of band, with the reason next to it.
+"""
+from flask import g, make_response, request, url_for
+
+from scoring import CardError, GameError, parse_card, parse_rank
+from services import rounds as service
+from services import taps
+from services.rounds import Gone, Refused
+from services.taps import Stale
+from web.forms import BidForm, CardTapForm, CountTapForm, DoneForm, ModeForm, SaveForm, TargetForm
+
+from ..render import see_other, wants_fragment
+from ..viewer import poll_unchanged
+from .page import bp, first_error, load, not_open, page, regions, seat_in_range, tab_arg, view_of
+
+# --- Reading ------------------------------------------------------------------------------------
+
+@bp.get("")
+def round_show(number):
+    return page(view_of(number, tab_arg()))
+
+
+@bp.get("/live")
+def round_live(number):
+    """What changed since the version the phone shows: nothing (204), the display regions, or the
+    whole round when it was saved or replaced. A phone's own controls are never in the answer."""
+    if poll_unchanged(g.token, g.game_id):
+        return make_response("", 204)
+    load(g.game_id)
+    view = view_of(number, tab_arg())
+    me = request.args.get("me")
+    if me is not None and str(g.viewer.seat) != me:
+        # The table gave this phone's seat to another phone: its hand is private there now.
+        return page(view_of(number), notice="Your seat was moved to another phone.")
+    if str(view.entry["id"]) != request.args.get("r") or not view.entering:
+        return page(view)
+    parts = ["_deal", "_bid_summary", "_tabs", "_check"]
+    if request.args.get("bid_known", view.bid_key) != view.bid_key:
+        parts[1] = "_bid"  # saved, changed or redealt on another phone: this phone's form is out of date
+    if view.seat in view.hidden:
+        parts.append("_hand")
+    elif _changed_elsewhere(view.entry["hands"][view.seat]):
+        parts.append("_hand_notice")
+    elif view.hidden and view.remaining:
+        parts.append("_hand_result")  # the other phones are all in: the rest of the cards is offered
+    return regions(view, *parts, changed_elsewhere=True)
+
+
+def _changed_elsewhere(hand):
+    try:
+        shown = int(request.args.get("based_on", ""))
+    except ValueError:
+        return False
+    return hand["version"] > shown and hand["entered_by"] not in (None, g.viewer.device)
+
+
+@bp.get("/hands/<int:seat>")
+def hand_show(number, seat):
+    """A player's tab: their hand's controls, with the tabs and the poll following."""
+    view = view_of(number, seat_in_range(seat))
+    if not view.entering or not wants_fragment():
+        return page(view)
+    return regions(view, "_tabs", "_hand")
+
+
+def _opened(view):
+    """The next hand's tab, opened by the first target of the hand before it: its controls, the tabs
+    and the check, and word to app.js to bring the new hand's top into view."""
+    response = regions(view, "_tabs", "_hand", "_check")
+    response.headers["HX-Trigger-After-Settle"] = "orchard:hand-opened"
+    return response
+
+
+# --- Taps on a hand -----------------------------------------------------------------------------
+
+def _tap(number, seat, form, apply, control):
+    """One tap on a hand: the form's shape, then the service's judgement. The answer updates the
+    regions around the control; a refusal puts the control back as stored and says why next to it."""
+    seat = seat_in_range(seat)
+    if not form.validate_on_submit():
+        return _refused(number, seat, first_error(form), control, 422)
+    try:
+        entry, problems, *opens = apply(form)
+        next_tab = opens[0] if opens else None
+    except Gone:
+        return not_open(number)
+    except Stale as stale:
+        view = view_of(number, seat)
+        return regions(view, "_tabs", "_check", "_hand", status=409, hand_notice=stale.message)
+    except Refused as refused:
+        return _refused(number, seat, refused.message, control, refused.status)
+    if next_tab is not None:
+        return _opened(service.round_view(g.game, entry, g.viewer, next_tab, problems))
+    view = service.round_view(g.game, entry, g.viewer, seat, problems)
+    parts = ["_tabs", "_check", "_hand_result", "_message", "_bar_message"]
+    if control["kind"] == "target":
+        parts.append("_target_summary")
+        if view.hand["mode"] == "exact":
+            parts.append("_card_grid")  # the grid marks the target card as taken
+    return regions(view, *parts, control=control, message_text="", bar_text="")
+
+
+def _refused(number, seat, message, control, status):
+    """The control as stored, and why, next to it (the bar below is cleared: it never repeats a
+    refusal over the control it concerns)."""
+    view = view_of(number, seat)
+    if not view.entering:
+        return not_open(number)
+    return regions(view, "_control", "_bar_message", status=status, control=control, message_text=message,
+                    bar_text="")
+
+
+@bp.post("/hands/<int:seat>/cards/<code>")
+def card_update(number, seat, code):
+    """Tap on the card grid: `held` says whether the card is in this pile."""
+    try:
+        code = parse_card(code).code
+    except CardError as error:
+        return _refused(number, seat_in_range(seat), str(error), {"kind": "none"}, 422)
+    control = {"kind": "card", "code": code, "slot": f"suit-{code[-1]}"}
+    return _tap(number, seat, CardTapForm(), lambda form: taps.set_card(
+        g.game, g.viewer, number, seat, code, form.held.data, form.based_on.data), control)
+
+
+@bp.post("/hands/<int:seat>/counts/<rank>")
+def count_update(number, seat, rank):
+    """Tap on a rank's count (quick entry): `count` is how many of the rank the pile holds."""
+    try:
+        rank = parse_rank(rank)
+    except CardError as error:
+        return _refused(number, seat_in_range(seat), str(error), {"kind": "none"}, 422)
+    control = {"kind": "rank", "rank": rank, "slot": f"rank-{rank}"}
+    return _tap(number, seat, CountTapForm(), lambda form: taps.set_count(
+        g.game, g.viewer, number, seat, rank, form.count.data, form.based_on.data), control)
+
+
+@bp.post("/hands/<int:seat>/target")
+def target_update(number, seat):
+    """The target picker: saved once both its rank and its suit are picked."""
+    form = TargetForm()
+    # A refused pick stays on the picker as the player set it, with the reason below it (the summary
+    # above says what is stored): put back, it would turn the next tap of a suit into a card the
+    # player never picked, and a tap already queued on the old picker would be dropped.
+    control = {"kind": "target", "slot": "target"}
+    if form.validate_on_submit() and form.card() is None:
+        return make_response("", 204)  # a rank without a suit yet: nothing to save
+    return _tap(number, seat, form, lambda form: taps.set_target(
+        g.game, g.viewer, number, seat, parse_card(form.card()).code, form.based_on.data, with_next=True), control)
+
+
+@bp.post("/hands/<int:seat>/mode")
+def mode_update(number, seat):
+    """Quick or exact entry for this one hand."""
+    form = ModeForm()
+    if not form.validate_on_submit():
+        return _refused(number, seat_in_range(seat), first_error(form), {"kind": "none", "slot": "mode"}, 422)
+    return _hand_change(number, seat, "mode", lambda: taps.set_hand_mode(
+        g.game, g.viewer, number, seat, form.mode.data))
+
+
+@bp.post("/hands/<int:seat>/remaining")
+def remaining_create(number, seat):
+    """Give this pile every card that nobody holds yet (exact entry)."""
+    return _hand_change(number, seat, "done", lambda: taps.give_remaining(g.game, g.viewer, number, seat),
+                        parts=("_tabs", "_check", "_card_grid", "_hand_result"))
+
+
+def _hand_change(number, seat, slot, apply, parts=("_tabs", "_check", "_hand")):
+    """A change to a whole hand (its entry mode, the rest of the cards): the `parts` of the hand
+    that it changes are drawn again; a refusal is said next to the `slot` control. (The rest of
+    the cards leaves the target step as the player has it, open or folded, so nothing above the
+    grid moves.)"""
+    seat = seat_in_range(seat)
+    try:
+        entry, problems = apply()
+    except Gone:
+        return not_open(number)
+    except Refused as refused:
+        return _refused(number, seat, refused.message, {"kind": "none", "slot": slot}, refused.status)
+    view = service.round_view(g.game, entry, g.viewer, seat, problems)
+    return regions(view, *parts)
+
+
+@bp.post("/hands/<int:seat>/done")
+def hand_done(number, seat):
+    """Mark a hand as all in (or open it again); the fourth "all in" saves the round."""
+    seat = seat_in_range(seat)
+    form = DoneForm()
+    form.validate_on_submit()
+    try:
+        entry = service.mark_done(g.game, g.viewer, number, seat, form.done.data != "0")
+    except GameError as error:
+        return _refused(number, seat, str(error), {"kind": "none", "slot": "done"}, 409)
+    except Gone:
+        return not_open(number)
+    except Refused as refused:
+        return _refused(number, seat, refused.message, {"kind": "none", "slot": "done"}, refused.status)
+    view = service.round_view(g.game, entry, g.viewer, seat)
+    if not view.entering:
+        return page(view)
+    return regions(view, "_tabs", "_check", "_hand_result")
+
+
+# --- The round as a whole -----------------------------------------------------------------------
+
+@bp.post("/bid")
+def bid_update(number):
+    """The bid, sent with every choice: saved once the winner, the number and the suit are all chosen."""
+    form = BidForm()
+    if not all(request.form.get(name) for name in ("bidder", "number", "suit")):
+        return make_response("", 204)  # not all three chosen yet: nothing to save
+    if form.validate_on_submit():
+        try:
+            service.set_bid(g.game, number, int(form.bidder.data), form.number.data, form.suit.data)
+        except Refused as refused:
+            form.number.errors.append(refused.message)
+        except Gone:
+            return not_open(number)
+    view = view_of(number, tab_arg())
+    if form.errors:
+        return regions(view, "_bid", "_deal", "_check", status=422, bid_form=form)
+    if not request.form.get("bid_known", "None").startswith("None"):
+        # A change to a bid already shown: the form stays open as the player has it.
+        return regions(view, "_bid_summary", "_bid_known", "_deal", "_check")
+    # A first bid folds to one line, which takes the focus from the choice it hides.
+    return regions(view, "_bid", "_deal", "_check", bid_saved=True)
+
+
+@bp.post("/redeal")
+def redeal_create(number):
+    try:
+        entry, same_dealer = service.redeal(g.game, g.viewer, number)
+    except Gone:
+        return not_open(number)
+    again = "same dealer" if same_dealer else "the deal moves on"
+    view = service.round_view(g.game, entry, g.viewer, tab_arg())
+    return regions(view, "_bid", "_deal", "_check", notice=f"Everyone passed: {again}, deal again and bid.")
+
+
+@bp.post("/save")
+def round_save(number):
+    form = SaveForm()
+    if not form.validate_on_submit():
+        return regions(view_of(number), "_check", status=422, save_message="Reload the page and save again.")
+    try:
+        problems = service.save(g.game, g.viewer, number, form.version.data)
+    except GameError as error:
+        return regions(view_of(number), "_check", status=409,
+                        save_message=f"{error}: undo the later rounds first, then save this correction.")
+    except Gone:
+        return page(
+            view_of(number), status=409,
+            notice=f"Round {number} changed on another phone before this save: nothing was "
+            "overwritten. Check what is stored now, then save again if needed.",
+        )
+    if problems:
+        return regions(view_of(number, tab_arg(), problems), "_check", status=422, tried_save=True,
+                        save_message="This round cannot be saved yet: fix the problems listed here.")
+    # "Round N saved." goes with the scoreboard's address, not in a flash: a flash would write
+    # the session cookie here and again where the scoreboard shows it, for every round saved.
+    return see_other(url_for("games.game_show", token=g.token, game_id=g.game["id"], saved=number))
+

@@ -1,0 +1,127 @@
+"""The round page's blueprint and what every round view shares: loading the crew, game and phone
+once per request, the round as this phone may see it, and the two ways an answer is drawn: the
+whole page (or its main region for htmx), or display regions swapped out of band around the
+control a phone just used."""
+from flask import Blueprint, abort, g, make_response, render_template, request, url_for
+
+from scoring import MAX_BID, PLAYERS, SUIT_SYMBOLS
+from services import games as game_service
+from services import rounds as service
+from web.forms import BidForm
+
+from ..lookup import load_game
+from ..render import wants_fragment
+from ..viewer import viewer_for
+
+bp = Blueprint("rounds", __name__, url_prefix="/c/<token>/games/<int:game_id>/rounds/<int:number>")
+
+
+@bp.url_value_preprocessor
+def load_round_context(endpoint, values):
+    """Load the crew, the game and this phone's place at it once per request (a live poll first
+    asks whether anything changed, and loads them only when something did)."""
+    g.token = values.pop("token")
+    game_id = values.pop("game_id")
+    if endpoint == "rounds.round_live":
+        g.game_id = game_id
+        return
+    load(game_id)
+
+
+def load(game_id):
+    g.crew, g.game = load_game(g.token, game_id)
+    g.viewer = viewer_for(g.game)
+
+
+@bp.url_defaults
+def fill_round_ids(endpoint, values):
+    if "game" in g:
+        values.setdefault("token", g.token)
+        values.setdefault("game_id", g.game["id"])
+
+
+def view_of(number, seat=None, problems=None):
+    entry = service.shown_revision(g.game, number)
+    if entry is None:
+        abort(404)
+    return service.round_view(g.game, entry, g.viewer, seat, problems)
+
+
+def template_context(view, with_bid_form=True, **extra):
+    """What the round's templates read; the bid form only when the bid region is drawn."""
+    entry = view.entry
+    extra.setdefault("bid_form", None)
+    if extra["bid_form"] is None and with_bid_form:
+        extra["bid_form"] = BidForm(formdata=None)
+        if entry["bid_number"] is not None:
+            extra["bid_form"].bidder.data = str(entry["bid_seat"])
+            extra["bid_form"].number.data = entry["bid_number"]
+            extra["bid_form"].suit.data = entry["bid_suit"]
+    return {
+        "crew": g.crew, "token": g.token, "game": g.game, "view": view, "entry": entry,
+        "names": view.names, "suit_symbols": SUIT_SYMBOLS, "bid_numbers": range(1, MAX_BID + 1),
+        "round_url": url_for("rounds.round_show", number=entry["number"]),
+        # The version after this request's own change, so the poll does not fetch it again.
+        "live_version": entry.get("live_version") or game_service.version(g.game["id"]),
+        **extra,
+    }
+
+
+def page(view, status=200, **extra):
+    """The whole page, or the whole round region for htmx."""
+    context = template_context(view, **extra)
+    if wants_fragment():
+        body = render_template("rounds/_main.html", **context)
+        if extra.get("notice"):  # said in the bar that stays in view, too
+            body += render_template("rounds/_bar_message.html", oob=True, bar_text=extra["notice"])
+        response = make_response(body, status)
+        response.headers["HX-Retarget"] = "#round-main"
+        # A round just saved (or otherwise replaced) opens at the top, where the new totals and
+        # this phone's "I agree" are; a round still being entered keeps the player's place.
+        response.headers["HX-Reswap"] = "outerHTML" if view.entering else "outerHTML show:window:top"
+    else:
+        response = make_response(render_template("rounds/show.html", **context), status)
+    return response
+
+
+def regions(view, *parts, status=200, **extra):
+    """Display regions swapped out of band around the control a phone just used; the poll's
+    version goes with them, so the phone's own change is not fetched again."""
+    context = template_context(view, with_bid_form="_bid" in parts, oob=True, **extra)
+    # One render for every region, each an include sharing its context (a render of each region
+    # would build the whole context anew for each).
+    body = render_template("rounds/_regions.html", parts=("_poll", *parts), **context)
+    response = make_response(body, status)
+    return response
+
+
+def not_open(number):
+    return page(
+        view_of(number), status=409,
+        notice=f"Round {number} is no longer open for entry: it was saved or changed on another "
+        "phone. This is what is stored now.",
+    )
+
+
+def seat_in_range(seat):
+    if seat not in range(PLAYERS):
+        abort(404)
+    return seat
+
+
+def tab_arg():
+    """The player tab a phone asks for (`?seat=`), else its own seat."""
+    raw = request.values.get("seat")
+    if raw is None:
+        return None
+    try:
+        return seat_in_range(int(raw))
+    except ValueError:
+        abort(404)
+
+
+def first_error(form):
+    for errors in form.errors.values():
+        if errors:
+            return errors[0]
+    return "That did not work: reload the page and try again."

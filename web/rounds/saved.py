@@ -1,0 +1,59 @@
+"""What happens to a saved round: a player's sign-off, a correction
+(opened and dropped), undo and bringing an undone round back."""
+from flask import abort, flash, g, url_for
+
+from services import rounds as service
+from services.rounds import Gone, Refused
+
+from ..render import see_other
+from .page import bp, page, view_of
+
+
+@bp.post("/agree")
+def round_agree(number):
+    """A seated player agrees to their own score in a saved round; agreeing again changes nothing."""
+    try:
+        service.agree(g.game, g.viewer, number)
+    except Refused as refused:
+        return page(view_of(number), status=refused.status, notice=refused.message)
+    except Gone:
+        abort(404)
+    return page(view_of(number))
+
+
+@bp.post("/correct")
+def correction_create(number):
+    """Open a pre-filled copy of a saved round; the saved one stays until the copy is saved."""
+    if not service.start_correction(g.game, g.viewer, number):
+        abort(404)
+    return see_other(url_for("rounds.round_show", number=number))
+
+
+@bp.post("/discard")
+def correction_discard(number):
+    """Drop a correction in progress; the saved round is untouched."""
+    service.discard_correction(g.game, g.viewer, number)
+    return see_other(url_for("rounds.round_show", number=number))
+
+
+@bp.post("/delete")
+def round_delete(number):
+    """Undo the last saved round; it is kept and can be brought back."""
+    return _then_scoreboard(number, service.undo, f"Round {number} undone. You can bring it back from its page.")
+
+
+@bp.post("/bring-back")
+def round_bring_back(number):
+    """Count an undone round again."""
+    return _then_scoreboard(number, service.bring_back, f"Round {number} brought back.")
+
+
+def _then_scoreboard(number, change, done):
+    """Make `change` to the round and go back to the scoreboard saying `done`; a refusal stays on
+    the round's page and says why."""
+    try:
+        change(g.game, g.viewer, number)
+    except Refused as refused:
+        return page(view_of(number), status=409, notice=refused.message)
+    flash(done)
+    return see_other(url_for("games.game_show", token=g.token, game_id=g.game["id"]))
