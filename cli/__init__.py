@@ -23,10 +23,11 @@ def serve():
 @click.argument("path")
 def backup(path):
     """Copy the database to PATH while the app may be serving (SQLite online backup). PATH may
-    be a new file or an earlier copy; anything else there is left alone (exit status 1)."""
+    be a new file or an earlier copy; anything else there is left alone (exit status 1), and so
+    is the live database or a file beside it that the server keeps (exit status 2)."""
     from app import database_path
     from settings import SettingError
-    from store.backup import BackupError, backup as copy
+    from store.backup import BackupError, LiveFileError, backup as copy
 
     from pathlib import Path
 
@@ -36,6 +37,10 @@ def backup(path):
             raise click.ClickException(f"Nothing was copied: there is no database at {database} "
                                        "(set ORCHARD_DATABASE to the one the server uses).")
         target = copy(database, path)
+    except LiveFileError as error:
+        refusal = click.ClickException(str(error))
+        refusal.exit_code = 2
+        raise refusal from None
     except (BackupError, SettingError) as error:
         raise click.ClickException(str(error)) from None
     except OSError as error:

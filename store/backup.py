@@ -21,9 +21,52 @@ class BackupError(Exception):
     """The copy could not be made whole; any earlier copy is left as it was."""
 
 
+class LiveFileError(BackupError):
+    """The target is the live database, or a file beside it that SQLite or the server keeps open:
+    nothing was written (a copy renamed over it would replace the file the server writes to)."""
+
+
+def _live_files(source):
+    """(path, what it is) for the database at `source` and every file kept beside it while it is
+    served: its journal and shared memory, the server's locks, the guess counters and theirs."""
+    from .limits import limits_path
+
+    limits = limits_path(source)
+    return [(f"{source}", "the live database"),
+            (f"{source}-wal", "the live database's write-ahead log"),
+            (f"{source}-shm", "the live database's shared-memory file"),
+            (f"{source}-backup.lock", "the live database's backup lock"),
+            (f"{source}-writer.lock", "the live database's writer lock"),
+            (limits, "the live database's guess counters"),
+            (f"{limits}-wal", "the live database's guess counters' write-ahead log"),
+            (f"{limits}-shm", "the live database's guess counters' shared-memory file")]
+
+
+def _same_file(one, other):
+    """Whether the paths name one file: the same place once symlinks, `..` and the working folder
+    are resolved, or (both existing) the same inode, as a hard link is."""
+    if os.path.realpath(one) == os.path.realpath(other):
+        return True
+    try:
+        return os.path.samefile(one, other)
+    except OSError:  # one of them does not exist (yet): not the same file
+        return False
+
+
+def refuse_live_target(source, target):
+    """Raise LiveFileError when `target` is the database at `source` or a file kept beside it,
+    however it is named (relative, through `..` or a symlink, a hard link)."""
+    for base in dict.fromkeys((str(source), os.path.realpath(source))):
+        for live, what in _live_files(base):
+            if _same_file(target, live):
+                raise LiveFileError(f"Nothing was copied: {target} is {what} ({live}); "
+                                    "a copy must go to another file.")
+
+
 def backup(source, target):
     """Copy the live database at `source` into `target`: the copy is made under a temporary
     name and checked (PRAGMA integrity_check), and only a whole copy takes the target's name."""
+    refuse_live_target(source, target)
     target = Path(target)
     _refuse_to_overwrite(target)
     target.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
