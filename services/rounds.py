@@ -50,6 +50,7 @@ class RoundView:
     scores: list = field(default_factory=list)
     owners: dict = field(default_factory=dict)
     remaining: list | None = None
+    rest_waits: bool = False  # the rest would be offered here once the other hands are all in
     waiting: list = field(default_factory=list)
     agreed: set = field(default_factory=set)
     history: list = field(default_factory=list)
@@ -132,11 +133,8 @@ def round_view(game, entry, viewer, seat=None, problems=None):
         problems = _visible_problems(problems, hidden, entry, names)
     visible = [_blank(hand) if hand["seat"] in hidden else hand for hand in entry["hands"]]
     remaining = None
-    # The rest of the cards go to the last pile: on a phone that sees every hand, or, in seat mode,
-    # once every hand held on another phone is all in (the rest tells nothing those hands hold).
-    others_in = all(entry["hands"][s]["done"] for s in hidden)
-    if (visible[seat]["mode"] == "exact" and seat not in hidden and others_in
-            and all(hand["target"] for hand in entry["hands"])):
+    rest_refused = None if seat in hidden else rest_refusal(entry, viewer, seat, names)
+    if seat not in hidden and rest_refused is None:
         remaining = remaining_cards(entry)
     return RoundView(
         game=game, entry=entry, viewer=viewer, seat=seat, hidden=hidden, secret=secret,
@@ -145,6 +143,7 @@ def round_view(game, entry, viewer, seat=None, problems=None):
         scores=[None if hand["seat"] in hidden else hand_score(hand) for hand in entry["hands"]],
         owners=owners_of(visible),
         remaining=remaining,
+        rest_waits=rest_refused == REST_WAITS,
         waiting=waiting,
     )
 
@@ -163,6 +162,13 @@ def _visible_problems(problems, hidden, entry, names):
             message = (f"The hands do not add up yet: {_join([names[s] for s in sorted(hidden)])} "
                        "can check theirs on their own phones.")
         shown.append(Problem("not-complete", message, ()))
+        missing = [p for p in problems if p.kind == "missing-cards"]
+        if missing:
+            # How many, never which: which would tell what the hidden hands hold.
+            count = len(missing[0].cards)
+            cards = "1 card is" if count == 1 else f"{count} cards are"
+            shown.append(Problem("not-complete", f"{cards} in no pile or target yet: each player can check "
+                                 "their own hand (“Not done” opens it again).", ()))
     return shown
 
 
@@ -226,6 +232,34 @@ def owners_of(hands):
             for code in hand["won"]:
                 owners.setdefault(code, (hand["seat"], "pile"))
     return owners
+
+
+REST_WAITS = "The rest of the cards can be given once every hand on another phone is all in."
+
+
+def rest_refusal(entry, viewer, seat, names):
+    """Why "the rest of the cards" may not go to `seat`'s pile from this phone, or None when it may.
+
+    The rest (every card no target and no exact pile holds) goes to a hand still open once every
+    hand held on another phone is all in. Never to a finished hand: its phone said it is complete,
+    and an empty pile can be true (a player who won no trick). Never while a hand on another phone
+    is open: that hand's cards would be given away, and the rest would tell, by what it leaves
+    out, what it holds so far. (Hands this phone enters itself, its own and those of players
+    without a phone, are its own to finish.) It is known only once every hand is entered card by
+    card and every target is picked. A phone may not touch a hand another phone holds at all
+    (`Viewer.hidden_seats`)."""
+    hands = entry["hands"]
+    if hands[seat]["mode"] != "exact":
+        return f"{names[seat]}’s hand is entered by rank: the rest of the cards needs exact entry."
+    if hands[seat]["done"]:
+        return f"{names[seat]}’s hand is all in: tap “Not done” to change it first."
+    if any(not hands[s]["done"] for s in viewer.hidden_seats(entry)):
+        return REST_WAITS
+    if any(hand["mode"] != "exact" for hand in hands):
+        return "The rest of the cards is known only when every hand is entered card by card."
+    if not all(hand["target"] for hand in hands):
+        return "The rest of the cards can be given once every target card is picked."
+    return None
 
 
 def remaining_cards(entry):

@@ -10,7 +10,7 @@ from store import rounds as round_store
 from store import write
 from scoring.entries import engine_hand, round_problems
 
-from .rounds import Refused, next_hand, remaining_cards
+from .rounds import Refused, next_hand, remaining_cards, rest_refusal
 
 # Problems a tap may not create: the deck has each card once and four of each rank.
 REFUSED_ON_TAP = {"duplicate", "target-in-pile", "too-many-of-rank", "bad-count"}
@@ -79,12 +79,13 @@ def set_hand_mode(game, viewer, number, seat, mode):
 
 
 def give_remaining(game, viewer, number, seat):
-    """Give this pile every card that nobody holds yet (exact entry, once every target is known)."""
+    """Give this pile every card that nobody holds yet: only the one hand still open, once every
+    other hand on a phone is all in, every hand exact and every target known (`rest_refusal`)."""
 
     def change(hand, entry):
-        if not all(entry["hands"][s]["done"] for s in viewer.hidden_seats(entry)):
-            # Before then the rest would tell, by what it leaves out, what those hands hold so far.
-            raise Refused("The rest of the cards can be given once every hand on another phone is all in.")
+        refused = rest_refusal(entry, viewer, seat, game["names"])
+        if refused:
+            raise Refused(refused)
         hand["won"] = hand["won"] + remaining_cards(entry)
 
     return _edit_hand(game, viewer, number, seat, change, with_entry=True)

@@ -48,8 +48,10 @@ def round_live(number):
         parts.append("_hand")
     elif _changed_elsewhere(view.entry["hands"][view.seat]):
         parts.append("_hand_notice")
-    elif view.hidden and view.remaining:
-        parts.append("_hand_result")  # the other phones are all in: the rest of the cards is offered
+    elif view.hidden and (view.remaining or view.rest_waits):
+        # The rest of the cards is offered (the other phones are all in), or taken back (one of
+        # them opened its hand again).
+        parts.append("_hand_result")
     return regions(view, *parts, changed_elsewhere=True)
 
 
