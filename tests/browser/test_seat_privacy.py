@@ -1,12 +1,15 @@
 """Seat mode that players can trust, with four phones (and a fifth) at one table: an early
 "all in", a refused card and a seat moved to another phone reveal nothing of a private hand, and
 the phone that lost its seat is told at once."""
+import re
+
 import pytest
 from playwright.sync_api import expect
 
 from support.browser import NAMES, PHONE, Orchard
 
 ANN_PILE = ["7D", "8D", "9D", "10D"]
+SUITS = {"D": "♦", "H": "♥", "C": "♣", "S": "♠"}
 
 
 @pytest.fixture
@@ -91,3 +94,59 @@ def test_an_early_all_in_a_refusal_and_a_moved_seat_reveal_nothing(phones):
         phone.page.goto(round_url + "?seat=0")
         expect(phone.page.locator(".hand-panel .private")).to_contain_text("Ann is entering this hand")
         expect(phone.page.locator(".tabs .tab-score").first).to_have_text("secret ✓")
+
+
+# Issue 36: a deal whose piles add up to the deck. Ben forgets his 8 cards and says he is all in.
+TARGETS = ["AD", "2D", "6D", "5C"]
+PILES = [
+    "4C 5H 6C 6S 7C 7H 9C 9D 9S 10D JC AS".split(),
+    "3D 3S 4H 8C 8D 10H QD KH".split(),
+    "2H 2S 3C 4D 4S 10S JS QS KC KD KS AC".split(),
+    "2C 3H 5D 5S 6H 7D 7S 8H 8S 9H 10C JD JH QC QH AH".split(),
+]
+SCORES = ["35", "−10", "−10", "70"]
+
+
+def test_the_rest_goes_to_the_hand_still_open_never_to_a_finished_one(phones):
+    """Ben is all in with nothing in his pile: no finished phone is offered the rest, each is told
+    8 cards are missing (never which), Ben opens his hand again and the rest is his alone."""
+    ann, ben, cleo, dan = phones[:4]
+    ann.start_crew()
+    game_url = ann.start_game()
+    for seat, phone in enumerate(phones[:4]):
+        take_seat(phone, game_url, seat)
+    ann.page.goto(game_url)
+    ann.start_round(1)
+    round_url = ann.page.url
+    ann.bid(0, 1, "C")
+    for seat, phone in enumerate(phones[:4]):
+        if seat:
+            phone.page.goto(round_url)
+        phone.mode("exact")
+    for seat in (0, 2, 3):
+        phones[seat].cards(seat, TARGETS[seat], PILES[seat])
+        phones[seat].page.get_by_role("button", name=f"{NAMES[seat]}’s hand is all in").tap()
+        expect(phones[seat].page.locator(".hand-panel .ok")).to_contain_text("all in ✓")
+    ben.target(1, TARGETS[1])
+    ben.page.get_by_role("button", name="Ben’s hand is all in").tap()
+    expect(ben.page.locator(".hand-panel .ok")).to_contain_text("all in ✓")
+
+    rest = re.compile("All the remaining cards")
+    for seat, phone in enumerate(phones[:4]):
+        check = phone.page.locator("#step-check")
+        expect(check).to_contain_text("The piles are not complete yet (Ben has not entered a pile).", timeout=8_000)
+        expect(phone.page.get_by_role("button", name=rest)).to_have_count(0)
+        expect(check).to_contain_text("8 cards are in no pile or target yet")
+        for code in PILES[1]:
+            assert code[:-1] + SUITS[code[-1]] not in check.inner_text(), f"{code} on {NAMES[seat]}'s phone"
+        expect(phone.page.get_by_role("button", name=f"Not done: change {NAMES[seat]}’s hand")).to_be_visible()
+
+    # Ben opens his hand again: the rest is his, and his "all in" scores the round as played.
+    ben.page.get_by_role("button", name="Not done: change Ben’s hand").tap()
+    ben.remaining_to(1, 8)
+    expect(ben.page.locator(".breakdown .score-line")).to_contain_text("· 8 cards")
+    expect(ann.page.get_by_role("button", name=rest)).to_have_count(0)
+    ben.page.get_by_role("button", name="Ben’s hand is all in").tap()
+    for phone in phones[:4]:
+        for seat, score in enumerate(SCORES):
+            expect(phone.page.locator(f"#hand-{seat} h2 strong")).to_have_text(score, timeout=8_000)

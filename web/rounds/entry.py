@@ -151,13 +151,16 @@ def target_update(number, seat):
     # above says what is stored): put back, it would turn the next tap of a suit into a card the
     # player never picked, and a tap already queued on the old picker would be dropped.
     control = {"kind": "target", "slot": "target"}
-    if form.validate_on_submit() and form.card() is None:
-        return make_response("", 204)  # a rank without a suit yet: nothing to save
+    if form.validate_on_submit():
+        if form.card() is None:
+            return make_response("", 204)  # a rank without a suit yet: nothing to save
+        control["slot"] = f"target-{parse_card(form.card()).suit}"  # under the row of the card tapped
     return _tap(number, seat, form, lambda form: taps.set_target(
         g.game, g.viewer, number, seat, parse_card(form.card()).code, form.based_on.data, with_next=True), control)
 
 
 @bp.post("/hands/<int:seat>/mode")
+@allow(CREW, TABLE)
 def mode_update(number, seat):
     """Quick or exact entry for this one hand."""
     form = ModeForm()
