@@ -6,6 +6,7 @@ import secrets
 from dataclasses import dataclass
 
 from scoring import NAME_MAX, PLAYERS, club_night
+from scoring import names as name_rule
 from scoring.club_night import NightError, Seating, TableScore
 from store import club_nights as night_store
 from store import crews as crew_store
@@ -32,18 +33,21 @@ class Board:
 
 
 def clean_names(names):
-    """The night's names: each trimmed, blank lines dropped; two the same (in any letter case)
-    or a name too long is refused."""
+    """The night's names as the one rule (`scoring.names`) has them, blank lines dropped; two the
+    same name or a name the rule does not allow is refused."""
     seen, cleaned = {}, []
     for raw in names:
-        name = " ".join(raw.split())
+        name = name_rule.clean(raw)
         if not name:
             continue
         if len(name) > NAME_MAX:
             raise Refused(f"A name is at most {NAME_MAX} characters: {name[:NAME_MAX]}…", "names", 422)
-        if name.casefold() in seen:
+        if name_rule.problem(name):
+            raise Refused(f"{name_rule.problem(name)[:-1]}: type again the name that has one (pasted, perhaps).",
+                          "names", 422)
+        if name_rule.key(name) in seen:
             raise Refused(f"{name} is on the list twice: give each player their own name.", "names", 422)
-        seen[name.casefold()] = name
+        seen[name_rule.key(name)] = name
         cleaned.append(name)
     return cleaned
 
@@ -212,7 +216,7 @@ def add_player(night, name):
     [name] = clean_names([name]) or [""]
     if not name:
         raise Refused("Enter a name.", "name", 422)
-    if name.casefold() in {known.casefold() for known in _names(night).values()}:
+    if name_rule.key(name) in {name_rule.key(known) for known in _names(night).values()}:
         raise Refused(f"{name} is already on tonight's list.", "name", 422)
     if len(night["players"]) >= club_night.MAX_PLAYERS:
         raise Refused(f"A night seats at most {club_night.MAX_PLAYERS} players.", "name", 422)

@@ -1,13 +1,14 @@
 """A restore's club nights, checked against the file's players and games and written into the
 staging file (in the restore's child process; `club_night_transfer` has the tables and the copy)."""
 from scoring import club_night
+from scoring import names as name_rule
 
 from .export_format import RestoreError
 
 
 def stage(conn, nights, game_ids, player_ids):
     """Check the nights against the file's players and games and write them into the staging file
-    (`game_ids`: game number -> staged id; `player_ids`: name folded -> staged id)."""
+    (`game_ids`: game number -> staged id; `player_ids`: name key -> staged id)."""
     used_games = set()
     for night_id, night in enumerate(nights, start=1):
         where = f"The club night {night['name']}"
@@ -17,7 +18,7 @@ def stage(conn, nights, game_ids, player_ids):
             raise RestoreError(f"{where}: {error}.") from None
         players = {}
         for player in night["players"]:
-            key = player["name"].casefold()
+            key = name_rule.key(player["name"])
             _need(key in player_ids, f"{where} lists a player the file does not.")
             _need(key not in players, f"{where} lists {player['name']} twice.")
             players[key] = player_ids[key]
@@ -25,7 +26,7 @@ def stage(conn, nights, game_ids, player_ids):
                      [night_id, night["name"], night["created"], night["format"], night["stage_hands"],
                       night["ranking"], night["seed"]])
         conn.executemany("INSERT INTO night_players VALUES (?, ?, ?, ?)",
-                         [(night_id, players[p["name"].casefold()], int(p["here"]), p["joined"])
+                         [(night_id, players[name_rule.key(p["name"])], int(p["here"]), p["joined"])
                           for p in night["players"]])
         for number, entry in enumerate(night["stages"], start=1):
             _need(entry["number"] == number, f"{where} has its stages out of order.")
@@ -45,7 +46,7 @@ def _stage_places(conn, night_id, entry, players, where):
                  [night_id, entry["number"], entry["status"], entry["drawn"], entry["started"]])
     seen, seats = set(), set()
     for place in entry["places"]:
-        key = place["player"].casefold()
+        key = name_rule.key(place["player"])
         _need(key in players and key not in seen, f"{where} places a player who is not on the night's list, or twice.")
         _need((place["table"] is None) == (place["seat"] is None), f"{where} has a place without its table or seat.")
         _need(place["table"] is None or (place["table"], place["seat"]) not in seats, f"{where} seats two in one seat.")

@@ -3,6 +3,8 @@ SHA-256 hash, so whoever knows the link is the only one who can rebuild it."""
 import hashlib
 import secrets
 
+from scoring import names as name_rule
+
 from . import get_db, now, write
 
 
@@ -46,16 +48,16 @@ def player_ids_for_names(db, crew_id, names):
     for name in names:
         found = list(
             db.query(
-                "SELECT id FROM players WHERE crew_id = ? AND name = ? COLLATE NOCASE",
-                [crew_id, name],
+                "SELECT id FROM players WHERE crew_id = ? AND name_key = ?",
+                [crew_id, name_rule.key(name)],
             )
         )
         if found:
             ids.append(found[0]["id"])
         else:
             cursor = db.execute(
-                "INSERT INTO players (crew_id, name, created) VALUES (?, ?, ?)",
-                [crew_id, name, now()],
+                "INSERT INTO players (crew_id, name, name_key, created) VALUES (?, ?, ?, ?)",
+                [crew_id, name, name_rule.key(name), now()],
             )
             ids.append(cursor.lastrowid)
     return ids

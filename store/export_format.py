@@ -5,13 +5,13 @@ it, in `restore_checks`."""
 import codecs
 import datetime
 import json
-import unicodedata
 from typing import Annotated, Any, Literal, Optional
 
 from pydantic import AfterValidator, ConfigDict, Field, TypeAdapter, ValidationError
 from typing_extensions import NotRequired, TypedDict
 
 from scoring import CARD_CODES, MAX_BID, MODES, NAME_MAX, NOTE_MAX, PLAYERS, RANKS, SUIT_NAMES, YEARS, club_night
+from scoring import names as name_rule
 
 from .export import FORMAT, VERSION
 
@@ -22,6 +22,8 @@ STAMP_MAX = 40
 ROUNDS_MAX = 100_000
 GAMES_MAX = 10**9
 NIGHT_CHANGES_MAX = 100_000  # a night's log: far more than a night of changes
+# A night's first log line names everyone it started with: up to 200 names of up to 40 characters.
+NIGHT_DETAIL_MAX = TEXT_MAX + club_night.MAX_PLAYERS * (NAME_MAX + 2)
 
 
 class RestoreError(ValueError):
@@ -46,10 +48,12 @@ def _stamp(value):
 
 
 def _name(value):
-    """A crew's or player's name as the forms allow it: no control characters, no runs of spaces."""
-    if value != " ".join(value.split()) or any(unicodedata.category(ch).startswith("C") for ch in value):
+    """A crew's, player's or night's name by the one rule the forms follow (`scoring.names`), as
+    the rule shows it."""
+    name = name_rule.clean(value)
+    if name_rule.problem(name):
         raise ValueError("not a name the app writes")
-    return value
+    return name
 
 
 Stamp = Annotated[str, Field(max_length=STAMP_MAX), AfterValidator(_stamp)]
@@ -180,7 +184,7 @@ class NightChange(TypedDict):
     __pydantic_config__ = _STRICT
     at: Stamp
     action: Text
-    detail: Text
+    detail: Annotated[str, Field(max_length=NIGHT_DETAIL_MAX)]
 
 
 class ClubNight(TypedDict):

@@ -1,12 +1,14 @@
 """A crew's players as people: found by id, renamed, and two names of one person merged."""
 import sqlite3
 
+from scoring import names as name_rule
+
 from . import get_db, write
 from .results import refresh_results
 
 
 class NameTaken(Exception):
-    """Another player of the crew already has this name (whatever its letter case)."""
+    """Another player of the crew already has this name (the same by `scoring.names.key`)."""
 
 
 class SharedGame(Exception):
@@ -49,14 +51,15 @@ def rename(crew_id, player_id, name):
         with write() as db:
             taken = list(
                 db.query(
-                    "SELECT 1 FROM players WHERE crew_id = ? AND name = ? COLLATE NOCASE AND id != ?",
-                    [crew_id, name, player_id],
+                    "SELECT 1 FROM players WHERE crew_id = ? AND name_key = ? AND id != ?",
+                    [crew_id, name_rule.key(name), player_id],
                 )
             )
             if taken:
                 raise NameTaken()
             db.execute(
-                "UPDATE players SET name = ? WHERE id = ? AND crew_id = ?", [name, player_id, crew_id]
+                "UPDATE players SET name = ?, name_key = ? WHERE id = ? AND crew_id = ?",
+                [name, name_rule.key(name), player_id, crew_id],
             )
             _redraw(db, player_id)
     except sqlite3.IntegrityError as error:  # the unique index, should a rename race this one

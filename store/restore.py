@@ -12,6 +12,8 @@ import sys
 import tempfile
 import time
 
+from scoring import names as name_rule
+
 from . import club_night_restore, club_night_transfer, get_db, now, write
 from .crews import token_hash
 from .lists import AMONG, listed
@@ -116,11 +118,11 @@ def _copy_crew(db, marker):
             "INSERT INTO crews (name, token_hash, created, goal, tie_rule, min_bid, redeal_moves_deal)"
             " SELECT name, ?, created, goal, tie_rule, min_bid, redeal_moves_deal FROM staged.crew",
             [marker]).lastrowid
-        db.execute("INSERT INTO players (crew_id, name, created) SELECT ?, name, created FROM staged.players"
-                   " ORDER BY id", [crew_id])
+        db.execute("INSERT INTO players (crew_id, name, name_key, created)"
+                   " SELECT ?, name, name_key, created FROM staged.players ORDER BY id", [crew_id])
         db.execute("INSERT INTO temp.restore_players SELECT staged.players.id, main.players.id"
                    " FROM staged.players JOIN main.players ON main.players.crew_id = ?"
-                   " AND main.players.name = staged.players.name", [crew_id])
+                   " AND main.players.name_key = staged.players.name_key", [crew_id])
     return crew_id
 
 
@@ -203,7 +205,7 @@ def _stage_and_answer(raw, staged, per_write, say):
 # The staging file: the rows as they will be stored, numbered from 1 in the file's order.
 _STAGING = """
 CREATE TABLE crew (name, created, goal, tie_rule, min_bid, redeal_moves_deal);
-CREATE TABLE players (id INTEGER PRIMARY KEY, name, created);
+CREATE TABLE players (id INTEGER PRIMARY KEY, name, name_key, created);
 CREATE TABLE games (id INTEGER PRIMARY KEY, created, finished, goal, tie_rule, min_bid,
     redeal_moves_deal, hand_limit, first_dealer, status, rematch_of);
 CREATE TABLE seats (game_id, seat, player_id, won, PRIMARY KEY (game_id, seat)) WITHOUT ROWID;
@@ -235,9 +237,10 @@ def _stage(raw, staged, per_write, say):
         conn.execute("INSERT INTO crew VALUES (?, ?, ?, ?, ?, ?)",
                      [crew["name"], crew["created"], crew["goal"], crew["tie_rule"], crew["min_bid"],
                       int(crew["redeal_moves_deal"])])
-        player_ids = {player["name"].casefold(): n for n, player in enumerate(players, start=1)}
-        conn.executemany("INSERT INTO players (id, name, created) VALUES (?, ?, ?)",
-                         [(n, player["name"], player["created"]) for n, player in enumerate(players, start=1)])
+        player_ids = {name_rule.key(player["name"]): n for n, player in enumerate(players, start=1)}
+        conn.executemany("INSERT INTO players (id, name, name_key, created) VALUES (?, ?, ?, ?)",
+                         [(n, player["name"], name_rule.key(player["name"]), player["created"])
+                          for n, player in enumerate(players, start=1)])
         conn.execute("COMMIT")
         say(0)
         checks, game_ids, round_id, staged_games = GameChecks(names), {}, 0, 0
@@ -275,7 +278,7 @@ def _stage_game(rows, game_id, game, game_ids, player_ids, round_id):
                           rules["min_bid"], int(rules["redeal_moves_deal"]), rules.get("hand_limit"),
                           game["first_dealer"],
                           game["status"], game_ids.get(game["rematch_of"])))
-    seated = {seat: (player_ids[name.casefold()], seat in game["winner_seats"])
+    seated = {seat: (player_ids[name_rule.key(name)], seat in game["winner_seats"])
               for seat, name in enumerate(game["seats"])}
     rows["seats"] += [(game_id, seat, player_id, int(won)) for seat, (player_id, won) in seated.items()]
     rows["notes"] += [(kind, game_id, game[key])

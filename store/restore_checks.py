@@ -8,6 +8,7 @@ import operator
 from typing import NamedTuple, Optional
 
 from scoring import PLAYERS, GameError, HouseRules, game_result
+from scoring import names as name_rule
 
 from .export_format import NotJson, RestoreError, typed
 from scoring.entries import engine_hand, hand_score, round_problems
@@ -30,8 +31,8 @@ def checked(raw):
     _rules(crew, "The crew's house rules")
     names = set()
     for player in players:
-        _need(player["name"].casefold() not in names, f"The player {player['name']} is in the file twice.")
-        names.add(player["name"].casefold())
+        _need(name_rule.key(player["name"]) not in names, f"The player {player['name']} is in the file twice.")
+        names.add(name_rule.key(player["name"]))
     numbers = set()
     for game in games:
         _need(game["number"] not in numbers, "Each game needs a number of its own.")
@@ -117,9 +118,9 @@ def _rules(row, what):
 def _check_game(game, names, where, engine):
     rules = _rules(game["rules"], f"{where}'s rules")
     seats = game["seats"]
-    _need(len(seats) == PLAYERS and len({name.casefold() for name in seats}) == PLAYERS,
+    _need(len(seats) == PLAYERS and len({name_rule.key(name) for name in seats}) == PLAYERS,
           f"{where} needs four different players.")
-    _need(all(name.casefold() in names for name in seats), f"{where} seats a player the file does not list.")
+    _need(all(name_rule.key(name) in names for name in seats), f"{where} seats a player the file does not list.")
     scored, revisions, open_rounds = [], {}, set()
     for entry in game["rounds"]:
         _check_round(entry, seats, f"{where}, round {entry['number']}", engine)

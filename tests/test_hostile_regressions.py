@@ -83,7 +83,7 @@ def test_an_id_beyond_64_bits_in_the_url_is_a_404_not_a_500(world, suffix):
 
 @pytest.mark.parametrize(("path", "field"), [("/crews", "name"), ("{crew}games", "player_0")])
 def test_a_file_posted_as_a_name_is_refused_not_a_500(world, path, field):
-    """`clean_name` calls .split() on whatever the field holds: a FileStorage for a multipart file."""
+    """The name rule (`scoring.names.clean`) gets whatever the field holds: a FileStorage for a multipart file."""
     crew = f"/c/{world.attacker_token}/"
     form = {**VALID_FORMS["games.game_create"], "name": "x", field: (io.BytesIO(b"Ann"), "name.txt")}
     games_before = world.attacker_games

@@ -1,32 +1,24 @@
 """Flask-WTF forms: the shape and type of what a phone sends. The rules live in `scoring`."""
-import unicodedata
-
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, IntegerField, PasswordField, RadioField, SelectChoice, StringField
 from wtforms.validators import InputRequired, NumberRange, Optional, ValidationError
 
 from scoring import (MAX_BID, MAX_GOAL, MODES, NAME_MAX, PLAYERS, RANKS, SUITS, HouseRules, SUIT_NAMES,
                      SUIT_SYMBOLS, CardError, parse_card)
+from scoring import names as name_rule
 
 SEATS = [SelectChoice(str(seat), f"Seat {seat + 1}") for seat in range(PLAYERS)]
 BID_RANGE = f"A bid is a number from 1 to {MAX_BID}."
 
 
-def clean_name(raw):
-    """A name as shown: whitespace runs folded to one space, ends trimmed (anything that is not
-    text, such as a file posted in its place, counts as no name)."""
-    return " ".join(raw.split()) if isinstance(raw, str) else ""
-
-
 def check_name(form, field):
-    field.data = clean_name(field.data)
-    if not field.data:
-        raise ValidationError("Enter a name.")
+    """The one rule for a name (`scoring.names`): the field keeps the name as shown."""
+    field.data = name_rule.clean(field.data)
+    sentence = name_rule.problem(field.data)
     if len(field.data) > NAME_MAX:
         field.data = field.data[:NAME_MAX]  # the form shows it again: only an excerpt
-        raise ValidationError(f"A name is at most {NAME_MAX} characters.")
-    if any(unicodedata.category(ch).startswith("C") for ch in field.data):
-        raise ValidationError("A name cannot contain control characters.")
+    if sentence:
+        raise ValidationError(sentence)
 
 
 class CrewForm(FlaskForm):
@@ -111,10 +103,10 @@ class GameForm(HouseRulesForm):
         seen = {}
         for seat, name in enumerate(self.names()):
             field = getattr(self, f"player_{seat}")
-            if name and name.casefold() in seen and not field.errors:
-                field.errors.append(f"{name} is already in seat {seen[name.casefold()] + 1}.")
+            if name and name_rule.key(name) in seen and not field.errors:
+                field.errors.append(f"{name} is already in seat {seen[name_rule.key(name)] + 1}.")
                 ok = False
-            seen.setdefault((name or "").casefold(), seat)
+            seen.setdefault(name_rule.key(name or ""), seat)
         return ok
 
 

@@ -63,16 +63,8 @@ class NoteForm(FlaskForm):
     text = StringField("Note", validators=[check_note])
 
 
-def check_new_name(form, field):
-    """A new name follows the rules of any name (forms.check_name); something that is not
-    text at all, such as a posted file, is refused before it gets there."""
-    if not isinstance(field.data, str | None):
-        raise ValidationError("Enter a name.")
-    check_name(form, field)
-
-
 class RenameForm(FlaskForm):
-    name = StringField("New name", validators=[check_new_name])
+    name = StringField("New name", validators=[check_name])  # the one rule (scoring.names)
 
 
 class MergeForm(FlaskForm):
