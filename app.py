@@ -17,6 +17,7 @@ from werkzeug.routing import IntegerConverter
 import settings
 import store
 from scoring import MAX_BID, PLAYERS, RANKS, format_points, parse_cards
+from services import health
 from web import assets, club_nights, crews, games, history, rounds, seat_repair, security, static_files, tools
 from web.render import render_error
 from web.sessions import CheckedCookieSessions
@@ -94,9 +95,18 @@ def cannot_start(error, database):
     if isinstance(error, PermissionError) or "readonly database" in str(error):
         return (f"Orchard cannot start: the database {database} or its folder may not be written by this "
                 f"user ({error}); give it write access, or point ORCHARD_DATABASE elsewhere.")
-    return (f"Orchard cannot start: the database {database} is damaged or unreadable ({error}); "
-            f"the daily copies in {database.parent / 'backups'} are untouched, so move the damaged "
-            "file aside and copy the newest of them in its place.")
+    # SQLite's own words: a copy's or the check's error carries them as its detail (the error's
+    # own sentence would repeat this one inside it).
+    detail = getattr(error, "detail", None) or error
+    backups = database.parent / "backups"
+    copies = sorted(backups.glob(f"{database.stem}-*.db")) if backups.is_dir() else []
+    if not copies:
+        return (f"Orchard cannot start: the database {database} is damaged or unreadable ({detail}); "
+                f"there are no daily copies in {backups}: move the damaged file aside (SQLite's .recover "
+                "command may save some of what it holds) and start again.")
+    return (f"Orchard cannot start: the database {database} is damaged or unreadable ({detail}); "
+            f"the daily copies in {backups} are untouched: move the damaged file aside and copy the newest "
+            f"of them ({copies[-1].name}) in its place.")
 
 
 def create_app(test_config=None):
@@ -160,6 +170,22 @@ def create_app(test_config=None):
             app.logger.error("Storage fault on %s: %s", CREW_LINK.sub("/c/<link>", request.path), message)
             return render_error("errors/storage.html", 503, full="full" in message)
         raise error
+
+    @app.errorhandler(sqlite3.DatabaseError)
+    def damaged_file(error):
+        """A page that found the file damaged on the disk (confirmed by reading it through): 503,
+        for this request and every later one of this process, and the probe fails alike."""
+        found = health.confirmed_damage(error)
+        if not found:
+            raise error
+        app.logger.error("The database %s is damaged (%s): every page answers 503", app.config["DATABASE"], found)
+        return render_error("errors/damaged.html", 503)
+
+    @app.before_request
+    def refuse_a_damaged_file():
+        """Once the file is known damaged, no page reads it or writes into it."""
+        if request.endpoint not in security.UNGUARDED_ENDPOINTS and health.damage(app.config["DATABASE"]):
+            return render_error("errors/damaged.html", 503)
 
     @app.errorhandler(404)
     def not_found(error):

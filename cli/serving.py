@@ -137,6 +137,7 @@ def run():
 
     from app import cannot_start, create_app, database_path
     from store.backup import BackupError, rolling_backup
+    from store.integrity import check_file
     from web.share_links import server_address, startup_message
 
     os.umask(0o077)  # whatever the server writes (database, backups, key) is the owner's alone
@@ -144,6 +145,8 @@ def run():
     open_files_for(served["connection_limit"])
     claim_port(served["host"], served["port"])
     try:
+        if Path(database_path()).exists():  # read through before anything is written into it
+            check_file(database_path())
         application = create_app()
         rolling_backup(application.config["DATABASE"])
     except settings.SettingError as error:

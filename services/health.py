@@ -1,13 +1,58 @@
-"""Whether the server can do its work: the database answers a read (for an uptime probe)."""
+"""Whether the server can do its work: the database file is whole and answers a read (for an uptime
+probe), and whether a page found it damaged (then every page and the probe say so, 503)."""
 import sqlite3
+import time
 
 import store
+from store.integrity import first_problem
+
+# How often one process reads the whole file through for the probe (PRAGMA quick_check): a probe
+# asked more often is answered from the last look, so asking costs nothing.
+WHOLE_CHECK_SECONDS = 60
+DAMAGE_WORDS = ("malformed", "not a database")
+_damage = {}  # database file -> SQLite's complaint, once this process found the file damaged
+_looked = {}  # database file -> time.monotonic() of this process's last whole check
+
+
+def damage(path):
+    """What this process found wrong with the database file at `path`, or None."""
+    return _damage.get(path)
+
+
+def confirmed_damage(error):
+    """After a request failed with `error`: when it reads as a damaged file (SQLite's "malformed",
+    "not a database"), read the database through now, and remember what is wrong for every later
+    request of this process. None when the file is whole (the error came from elsewhere)."""
+    if not isinstance(error, sqlite3.DatabaseError) or not any(word in str(error) for word in DAMAGE_WORDS):
+        return None
+    try:
+        return _look(store.get_db())
+    except sqlite3.Error:  # not even opened: not known to be damaged
+        return None
+
+
+def _look(db):
+    problem = first_problem(db.conn)
+    _looked[db.path] = time.monotonic()
+    if problem:
+        _damage[db.path] = problem
+    return problem
 
 
 def database_trouble():
-    """None when the database answers a read of its crews, else what went wrong."""
+    """None when the database is whole (looked at once a minute) and answers a read of its crews,
+    else what went wrong."""
     try:
-        store.get_db().execute("SELECT count(*) FROM (SELECT 1 FROM crews LIMIT 1)").fetchone()
+        db = store.get_db()
+        found = _damage.get(db.path)
+        if found:
+            return f"the database is damaged ({found})"
+        looked = _looked.get(db.path)
+        if looked is None or time.monotonic() - looked >= WHOLE_CHECK_SECONDS:
+            found = _look(db)
+            if found:
+                return f"the database is damaged ({found})"
+        db.execute("SELECT count(*) FROM (SELECT 1 FROM crews LIMIT 1)").fetchone()
     except sqlite3.Error as error:
         return str(error)
     return None

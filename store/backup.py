@@ -18,7 +18,12 @@ _log = logging.getLogger("orchard.backup")
 
 
 class BackupError(Exception):
-    """The copy could not be made whole; any earlier copy is left as it was."""
+    """The copy could not be made whole; any earlier copy is left as it was. `detail`: what SQLite
+    said about a damaged database, for a sentence of another's making."""
+
+    def __init__(self, message, detail=None):
+        super().__init__(message)
+        self.detail = detail
 
 
 class LiveFileError(BackupError):
@@ -78,10 +83,11 @@ def backup(source, target):
             src.backup(dst)
             verdict = dst.execute("PRAGMA integrity_check").fetchall()
         if verdict != [("ok",)]:
-            raise BackupError(f"The database {source} is damaged: {verdict[0][0]}")
+            detail = [line for line in verdict[0][0].splitlines() if not line.startswith("*** ")][0]
+            raise BackupError(f"The database {source} is damaged ({detail}).", detail)
         os.replace(partial, target)
     except sqlite3.DatabaseError as error:
-        raise BackupError(f"The database {source} is damaged or unreadable ({error}).") from None
+        raise BackupError(f"The database {source} is damaged or unreadable ({error}).", str(error)) from None
     finally:
         partial.unlink(missing_ok=True)
     return target
