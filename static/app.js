@@ -155,6 +155,48 @@
     elt.focus({ preventScroll: true });
   });
 
+  // A tap's answer never moves the control tapped: a region above it that grew or shrank (a redeal
+  // counts the redeals above its button) is scrolled away. A refusal's sentence is said next to its
+  // control and in view: never under the bar at the bottom or the player tabs at the top (a row
+  // tapped just above the bar has its sentence below it, so the page moves up by that much).
+  var held = null;  // the id of the control a tap's answer is about to redraw, and its place
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var elt = event.detail.elt;
+    held = null;
+    if (!elt || isPoll(elt) || !elt.querySelector) return;
+    var control = elt.id ? elt : elt.querySelector("button[id]");
+    if (control && control.getClientRects().length) held = [control.id, control.getBoundingClientRect().top];
+  });
+
+  function inView(elt) {
+    var box = elt.getBoundingClientRect();
+    if (!box.height) return;
+    var tabs = document.getElementById("tabs");
+    var bar = document.getElementById("live-bar");
+    var top = tabs ? Math.max(0, tabs.getBoundingClientRect().bottom) : 0;
+    var bottom = bar ? Math.min(window.innerHeight, bar.getBoundingClientRect().top) : window.innerHeight;
+    if (box.bottom > bottom - 8) window.scrollBy(0, box.bottom - bottom + 8);
+    else if (box.top < top + 8) window.scrollBy(0, box.top - top - 8);
+  }
+
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var xhr = event.detail.xhr;
+    var keep = held;
+    held = null;
+    if (!xhr || xhr.status === 0 || isPoll(event.detail.elt)) return;
+    // The whole round drawn again (saved, replaced) or the next hand opened: a new view, not a move.
+    if (keep && !xhr.getResponseHeader("HX-Retarget") && !xhr.getResponseHeader("HX-Trigger-After-Settle")) {
+      var now = document.getElementById(keep[0]);
+      if (now && now.getClientRects().length) window.scrollBy(0, now.getBoundingClientRect().top - keep[1]);
+    }
+    if (xhr.status >= 400 && xhr.status < 500) {
+      document.querySelectorAll("#hand-panel .tap-msg").forEach(function (p) {
+        if (p.textContent.trim()) inView(p);
+      });
+    }
+  });
+
   // The next hand opened by itself (the hand before it got its target): bring its top into view,
   // under the player tabs, when the player had scrolled past it.
   document.addEventListener("orchard:hand-opened", function () {

@@ -200,7 +200,7 @@ def test_changing_a_target_ends_as_the_old_card_or_the_new_one(page, orchard, ot
     orchard.target(0, "KD")
     other_phone.page.goto(url)
     other_phone.target(1, "4C")
-    message = page.locator("#msg-target")
+    message = page.locator("#msg-target-C")  # under the clubs, next to the card tapped
     summary = page.locator("#target-summary")
 
     orchard.open_target(0)
