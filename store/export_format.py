@@ -193,7 +193,7 @@ class ClubNight(TypedDict):
     name: Name
     created: Stamp
     format: Text
-    stage_hands: Optional[int]
+    stage_hands: Optional[Annotated[int, Field(ge=1, le=club_night.MAX_STAGE_HANDS)]]
     ranking: Text
     seed: Annotated[int, Field(ge=0, le=2**31)]
     players: Annotated[list[NightPlayer], Field(max_length=club_night.MAX_PLAYERS)]

@@ -244,6 +244,7 @@ def _stage(raw, staged, per_write, say):
         conn.execute("COMMIT")
         say(0)
         checks, game_ids, round_id, staged_games = GameChecks(names), {}, 0, 0
+        by_number = {game["number"]: game for game in games}  # checked by the time the nights are
         for first in range(1, len(games) + 1, per_write):
             chunk = [checks.check(game) for game in games[first - 1:first - 1 + per_write]]
             rows = {table: [] for table in ("games", "seats", "notes", "rounds", "hands", "round_changes",
@@ -259,12 +260,12 @@ def _stage(raw, staged, per_write, say):
             staged_games += len(chunk)
             if staged_games == len(games):  # the nights name the games: staged with the last chunk
                 conn.execute("BEGIN")
-                club_night_restore.stage(conn, crew["club_nights"], game_ids, player_ids)
+                club_night_restore.stage(conn, crew["club_nights"], game_ids, player_ids, by_number)
                 conn.execute("COMMIT")
             say(staged_games)
         if not games:
             conn.execute("BEGIN")
-            club_night_restore.stage(conn, crew["club_nights"], game_ids, player_ids)
+            club_night_restore.stage(conn, crew["club_nights"], game_ids, player_ids, by_number)
             conn.execute("COMMIT")
         return staged_games
     finally:

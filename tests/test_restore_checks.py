@@ -108,3 +108,76 @@ def test_a_fault_no_check_names_is_a_sentence_not_sqlites_words(known, monkeypat
         "Nothing was restored. The export holds rows that cannot be stored together: it is damaged or was "
         "changed by hand. Restore the file as the app exported it.")
     assert next(connect(app.config["DATABASE"]).query("SELECT count(*) AS n FROM crews"))["n"] == 1
+
+
+# --- Club nights restore only as live entry could have left them (issue 38 item 7) ---------------
+
+@pytest.fixture
+def night_export(client, table):
+    """A crew with a game of its own and a club night of nine: stage 1 started at two tables."""
+    from support.club_nights import new_night
+    table.start_game(["Zed", "Yan", "Xia", "Wu"])
+    night = new_night(client, table.crew_url).headers["Location"]
+    assert client.post(night + "/stages").status_code == 303
+    assert client.post(night + "/stages/1/start").status_code == 303
+    data = export_of(client, table.crew_url)
+    assert [table["game"] for table in data["club_nights"][0]["stages"][0]["tables"]] == [2, 3]
+    return data
+
+
+def _stage(data):
+    return data["club_nights"][0]["stages"][0]
+
+
+def _only_drawn(data):
+    _stage(data).update(status="planned", started=None, tables=[])
+
+
+def _table_of_three(data):
+    _only_drawn(data)
+    seated = next(place for place in _stage(data)["places"] if place["table"] == 2)
+    seated.update(table=None, seat=None)
+
+
+def _at_two_tables(data):
+    """Table 2's game seats a player of table 1 in place of one of its own."""
+    first = next(place["player"] for place in _stage(data)["places"] if place["table"] == 1)
+    data["games"][2]["seats"][0] = first
+
+
+@pytest.mark.parametrize(("damage", "message"), [
+    (lambda d: _stage(d)["tables"][0].update(game=1),
+     "The club night Friday club, stage 1: table 1's game seats other players than the stage placed there."),
+    (lambda d: _stage(d).update(status="planned", started=None),
+     "The club night Friday club, stage 1 is only drawn, yet names a table's game."),
+    (_table_of_three, "The club night Friday club, stage 1 is not seated as a draw seats: full tables of four"),
+    (lambda d: d["club_nights"][0].update(format="game", stage_hands=2**70),
+     "A club night has no proper stage hands."),
+    (lambda d: d["club_nights"][0].update(format="game", stage_hands=2),
+     "The club night Friday club is one game a table, so it has no number of hands a stage."),
+    (_at_two_tables,
+     "The club night Friday club, stage 1: table 2's game seats other players than the stage placed there."),
+    (lambda d: _stage(d)["tables"].pop(),
+     "The club night Friday club, stage 1: its tables' games are not one for each table it seats."),
+    (lambda d: d["club_nights"][0]["stages"].append(dict(_stage(d), number=2, tables=[])),
+     "The club night Friday club, stage 2 was drawn while table 1 of the stage before still played"),
+])
+def test_a_club_night_live_entry_could_not_have_made_is_refused(app, client, night_export, damage, message):
+    damage(night_export)
+    db = connect(app.config["DATABASE"])
+    before = db.execute("SELECT count(*) FROM crews").fetchone()[0]
+    response = restore(client, night_export)
+    assert response.status_code == 422
+    assert message in response.get_data(as_text=True).replace("&#39;", "'")
+    assert db.execute("SELECT count(*) FROM crews").fetchone()[0] == before
+
+
+def test_a_club_night_only_drawn_restores_and_starts(app, client, night_export):
+    _only_drawn(night_export)
+    response = restore(client, night_export)
+    assert response.status_code == 303, response.get_data(as_text=True)
+    crew_url = response.headers["Location"].removesuffix("history")
+    night = crew_url + f"club-nights/{connect(app.config['DATABASE']).execute('SELECT max(id) FROM club_nights').fetchone()[0]}"
+    assert client.post(night + "/stages/1/start").status_code == 303
+    for page in ("", "/live", "/board"):
+        assert client.get(night + page).status_code == 200
