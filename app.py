@@ -18,7 +18,7 @@ import settings
 import store
 from scoring import MAX_BID, PLAYERS, RANKS, format_points, parse_cards
 from services import health
-from web import assets, club_nights, crews, games, history, rounds, seat_repair, security, static_files, tools
+from web import access, assets, club_nights, crews, games, history, rounds, seat_repair, security, static_files, tools
 from web.render import render_error
 from web.sessions import CheckedCookieSessions
 
@@ -146,6 +146,7 @@ def create_app(test_config=None):
 
     store.init_app(app)
     security.init_app(app)
+    access.init_app(app)
     assets.init_app(app)
     csrf.init_app(app)
     # Ids in URLs fit SQLite's integers: a longer number is simply not found.

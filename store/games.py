@@ -112,16 +112,15 @@ def game_version(game_id, db=None):
     return rows[0]["version"] if rows else None
 
 
-def live_state(token_hash, game_id, device, board=False):
-    """(version, seen) of a game behind a crew link, in one indexed read: the game's version (with
+def live_state(crew_id, game_id, device, board=False):
+    """(version, seen) of a game of the crew, in one indexed read: the game's version (with
     `board`, the scoreboard's) and when this phone's seat claim was last seen (None without one);
     None when the link has no such game. Read from the file, so every worker process answers alike."""
     column = "games.board_version" if board else "games.version"
     return get_db().conn.execute(
         f"SELECT {column}, (SELECT seen FROM seat_claims WHERE seat_claims.game_id = games.id"
-        " AND seat_claims.device = ?) FROM crews JOIN games ON games.crew_id = crews.id"
-        " WHERE crews.token_hash = ? AND games.id = ?",
-        [device, token_hash, game_id],
+        " AND seat_claims.device = ?) FROM games WHERE games.id = ? AND games.crew_id = ?",
+        [device, game_id, crew_id],
     ).fetchone()
 
 

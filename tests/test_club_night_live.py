@@ -26,11 +26,11 @@ def test_the_leaderboard_poll_is_a_204_until_a_round_is_saved(app, client, crew,
 def test_a_changed_leaderboard_poll_does_not_redraw_the_tables_qr_codes(app, client, crew, night, monkeypatch):
     """bench/load_night.py found each changed poll redrawing every table's QR code (36 ms a code):
     a night's taps were 20 times slower than separate tables'. The codes are drawn once."""
-    from web import club_nights as night_web
-    getattr(night_web, "_qr_svg", None) and night_web._qr_svg.cache_clear()
+    from web import share_links
+    share_links.qr_svg.cache_clear()
     drawn = []
-    make = night_web.segno.make
-    monkeypatch.setattr(night_web.segno, "make", lambda *a, **k: drawn.append(a[0]) or make(*a, **k))
+    make = share_links.segno.make
+    monkeypatch.setattr(share_links.segno, "make", lambda *a, **k: drawn.append(a[0]) or make(*a, **k))
     client.post(night + "/stages")
     client.post(night + "/stages/1/start")
     page = client.get(night)

@@ -1,11 +1,12 @@
 """Starting a crew, the crew's home page with its join QR code, and remembered crews."""
-import segno
-from flask import Blueprint, flash, make_response, request, session, url_for
+from flask import Blueprint, abort, current_app, flash, make_response, request, session, url_for
 
+from web.access import CREW, PUBLIC, allow
 from web import security
 from web.forms import CrewForm, HouseRulesForm
-from web.share_links import share_link
+from web.share_links import qr_svg, share_link
 from services import crews as crew_service
+from services import links as link_service
 from services.games import house_rules
 
 from .lookup import forget_crew, load_crew
@@ -15,6 +16,7 @@ bp = Blueprint("crews", __name__)
 
 
 @bp.get("/")
+@allow(PUBLIC)
 def home():
     # Launched from the home screen (the manifest's start_url): the crew this phone used last.
     remembered = session.get("crews", [])
@@ -25,6 +27,7 @@ def home():
 
 
 @bp.post("/crews")
+@allow(PUBLIC)
 def crew_create():
     form = CrewForm()
     valid = form.validate_on_submit()
@@ -52,12 +55,14 @@ def crew_create():
 
 
 @bp.get("/c/<token>/")
+@allow(CREW)
 def crew_show(token):
     crew = load_crew(token)
     return _crew_page(crew, HouseRulesForm().fill(house_rules(crew)))
 
 
 @bp.get("/c/<token>/live")
+@allow(CREW)
 def crew_live(token):
     """The crew's games again, only when the list changed since the version the phone shows."""
     crew = load_crew(token)
@@ -67,6 +72,7 @@ def crew_live(token):
 
 
 @bp.post("/c/<token>/rotate")
+@allow(CREW)
 def crew_link_rotate(token):
     """A new link for the crew: the old one (and its QR code) stops working at once."""
     crew = load_crew(token)
@@ -76,7 +82,19 @@ def crew_link_rotate(token):
     return see_other(url_for("crews.crew_show", token=new_token))
 
 
+@bp.post("/c/<token>/links/<int:link_id>/replace")
+@allow(CREW)
+def link_replace(token, link_id):
+    """A new token for one table or watch link: the old one stops working at once."""
+    crew = load_crew(token)
+    if not link_service.replace(current_app.secret_key, crew["id"], link_id):
+        abort(404)
+    flash("That link was replaced: the old one no longer works.")
+    return see_other(url_for("crews.crew_show", token=token) + "#links")
+
+
 @bp.post("/c/<token>/house-rules")
+@allow(CREW)
 def house_rules_update(token):
     """Change the crew's house rules: the next games follow them, recorded games keep theirs."""
     crew = load_crew(token)
@@ -91,7 +109,7 @@ def house_rules_update(token):
 def _crew_page(crew, rules_form, status=200, block=None):
     # The link is rebuilt from the token this request came in by: the store keeps only its hash.
     link = share_link(url_for("crews.crew_show", token=crew["token"]))
-    qr = segno.make(link.url, error="m").svg_inline(scale=4, dark="#000", light="#fff", omitsize=True)
+    qr = qr_svg(link.url, scale=4)
     home = crew_service.home(crew["id"])
     return render(
         "crews/show.html",
@@ -104,4 +122,8 @@ def _crew_page(crew, rules_form, status=200, block=None):
         games=home.games,
         games_version=home.games_version,
         players=home.players,
+        links=[] if block else [{**item, "url": share_link(url_for(
+            "games.game_show" if item["game_id"] else "club_nights.night_board", token=item["token"],
+            **({"game_id": item["game_id"]} if item["game_id"] else {"night_id": item["night_id"]}))).url}
+            for item in link_service.of_crew(current_app.secret_key, crew["id"])],
     )

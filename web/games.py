@@ -1,17 +1,20 @@
 """New games, the scoreboard (live on every phone), seats, starting the next round, and the rematch."""
-from flask import Blueprint, abort, flash, make_response, request, url_for
+from flask import Blueprint, abort, current_app, flash, g, make_response, request, url_for
 
+from web.access import CREW, TABLE, WATCH, allow
 from web.forms import GameForm
 from scoring import PLAYERS
 from services import club_nights as night_service
 from services import crews as crew_service
 from services import games as game_service
+from services import links as link_service
 from services import phones
 from services import rounds as round_service
 from services.games import house_rules
 
 from .lookup import load_crew, load_game
 from .render import render, see_other
+from .share_links import qr_svg, share_link
 from .viewer import device_id, poll_unchanged, viewer_for
 
 bp = Blueprint("games", __name__, url_prefix="/c/<token>/games")
@@ -22,6 +25,7 @@ def scoreboard_page(token, game_id, status=200, notice=None, reassign=None, just
     `just_saved`: the round number a save on this phone came from, said once it is saved."""
     crew, game = load_game(token, game_id)
     board = game_service.scoreboard(game, just_saved)
+    club_table = night_service.table_of_game(game_id)
     return render(
         "games/show.html",
         "scoreboard",
@@ -38,11 +42,34 @@ def scoreboard_page(token, game_id, status=200, notice=None, reassign=None, just
         notice=notice,
         reassign=reassign,
         done=board.just_saved,
-        club_table=night_service.table_of_game(game_id),
+        club_table=club_table,
+        night_url=club_table and _night_url(crew, club_table["night_id"]),
+        table_link=_table_link(crew, game),
     )
 
 
+def _night_url(crew, night_id):
+    """Where a night's table goes back to: the organiser's night page by the crew link, else the
+    night's leaderboard on its watch link (the table's phones hold no more than their game)."""
+    if g.link.kind == CREW:
+        return url_for("club_nights.night_show", token=crew["token"], night_id=night_id)
+    watch = link_service.token_for(current_app.secret_key, crew["id"], WATCH, night_id=night_id)
+    return url_for("club_nights.night_board", token=watch, night_id=night_id)
+
+
+def _table_link(crew, game):
+    """The link (and its QR code) that brings another phone to this table: a table link, which
+    opens this game's play and nothing else of the crew; none once the game is over."""
+    if game["status"] != "playing" or g.link.kind == WATCH:
+        return None
+    token = crew["token"] if g.link.kind == TABLE else link_service.token_for(
+        current_app.secret_key, crew["id"], TABLE, game_id=game["id"])
+    link = share_link(url_for("games.game_show", token=token, game_id=game["id"]))
+    return {"url": link.url, "svg": qr_svg(link.url)}
+
+
 @bp.get("/new")
+@allow(CREW)
 def game_new(token):
     crew = load_crew(token)
     form = GameForm().fill(house_rules(crew))
@@ -50,6 +77,7 @@ def game_new(token):
 
 
 @bp.post("")
+@allow(CREW)
 def game_create(token):
     crew = load_crew(token)
     form = GameForm()
@@ -63,12 +91,14 @@ def game_create(token):
 
 
 @bp.get("/<int:game_id>")
+@allow(CREW, TABLE, WATCH)
 def game_show(token, game_id):
     # A save comes here with `?saved=N` (see rounds.round_save); app.js takes it off the address.
     return scoreboard_page(token, game_id, just_saved=request.args.get("saved", type=int))
 
 
 @bp.get("/<int:game_id>/live")
+@allow(CREW, TABLE, WATCH)
 def game_live(token, game_id):
     """The scoreboard again, only when the game changed since the version the phone shows."""
     if poll_unchanged(token, game_id, board=True):
@@ -81,6 +111,7 @@ def game_live(token, game_id):
 
 
 @bp.post("/<int:game_id>/seats/<int:seat>")
+@allow(CREW, TABLE)
 def seat_take(token, game_id, seat):
     """This phone takes a seat; one that another active phone holds needs `force` (reassigning)."""
     crew, game = load_game(token, game_id)
@@ -97,6 +128,7 @@ def seat_take(token, game_id, seat):
 
 
 @bp.post("/<int:game_id>/seats/leave")
+@allow(CREW, TABLE)
 def seat_leave(token, game_id):
     load_game(token, game_id)
     phones.leave_seat(game_id, device_id())
@@ -104,6 +136,7 @@ def seat_leave(token, game_id):
 
 
 @bp.post("/<int:game_id>/rounds")
+@allow(CREW, TABLE)
 def round_start(token, game_id):
     """Open the next round for entry (or go to the one already open)."""
     crew, game = load_game(token, game_id)
@@ -115,8 +148,16 @@ def round_start(token, game_id):
 
 
 @bp.post("/<int:game_id>/rematch")
+@allow(CREW)
 def game_rematch(token, game_id):
-    """A new game with the same seats and house rules, and the deal moved on one seat."""
+    """A new game with the same seats and house rules, and the deal moved on one seat. Not for a
+    club night's table: its next game is the night's next stage (a rematch would never reach the
+    night's leaderboard), so its game-over screen leads back to the night instead."""
     crew, game = load_game(token, game_id)
+    club_table = night_service.table_of_game(game_id)
+    if club_table is not None:
+        return scoreboard_page(token, game_id, status=409, notice=(
+            f"This game is table {club_table['table_no']} of {club_table['name']}: no rematch here. "
+            "Go back to the night for its next stage."))
     new_id = game_service.rematch(crew["id"], game)
     return see_other(url_for("games.game_show", token=token, game_id=new_id))

@@ -8,12 +8,18 @@ REMEMBERED_MAX = 12
 
 
 def load_crew(token):
-    """The crew behind a link, kept on g; a wrong token is a plain 404."""
-    crew = crew_service.by_link(token)
-    if crew is None:
-        abort(404)
+    """The crew behind a link, kept on g; a wrong token is a plain 404. The link was found (and
+    its kind checked) before the view (web/access.py): this reads nothing again."""
+    link = g.get("link")
+    if link is not None and link.crew["token"] == token:
+        crew = link.crew
+    else:
+        crew = crew_service.by_link(token)
+        if crew is None:
+            abort(404)
     g.crew = crew
-    _remember(crew)
+    if link is None or link.kind == "crew":
+        _remember(crew)
     return crew
 
 

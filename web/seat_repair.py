@@ -1,6 +1,8 @@
 """"We sat wrong": the page that swaps two players' seats in a game after the fact."""
 from flask import Blueprint, flash, url_for
 from flask_wtf import FlaskForm
+
+from web.access import CREW, TABLE, allow
 from wtforms import IntegerField, SelectField
 from wtforms.validators import InputRequired
 
@@ -30,12 +32,14 @@ def _page(crew, game, form, refusal=None, status=200):
 
 
 @bp.get("/<int:game_id>/seats/swap")
+@allow(CREW, TABLE)
 def swap_show(token, game_id):
     crew, game = load_game(token, game_id)
     return _page(crew, game, SwapSeatsForm(formdata=None))
 
 
 @bp.post("/<int:game_id>/seats/swap")
+@allow(CREW, TABLE)
 def swap_save(token, game_id):
     crew, game = load_game(token, game_id)
     form = SwapSeatsForm()

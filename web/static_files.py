@@ -11,6 +11,7 @@ from pathlib import Path
 
 from flask import Blueprint, abort, current_app, make_response, render_template, url_for
 
+from web.access import PUBLIC, allow
 from services import health
 from web.assets import ONE_YEAR, accepts_gzip
 
@@ -23,6 +24,7 @@ HTMX_VERSION = re.search(rb'version:"([0-9][0-9.]*)"', _HTMX_FILE.read_bytes())[
 
 
 @bp.get("/vendor/htmx-<version>.min.js")
+@allow(PUBLIC)
 def htmx_js(version):
     # The version in the URL makes the long cache safe: an upgrade changes the address.
     if version != HTMX_VERSION:
@@ -61,6 +63,7 @@ SHELL_FILES = ("app.css", "app.js", "local-time.js", "share.js", "sw-register.js
 
 
 @bp.get("/sw.js")
+@allow(PUBLIC)
 def service_worker():
     offline = url_for("static_files.offline_page")
     shell = [url_for("static", filename=name) for name in SHELL_FILES] + [htmx_url(), offline]
@@ -76,6 +79,7 @@ def service_worker():
 
 
 @bp.get("/offline")
+@allow(PUBLIC)
 def offline_page():
     """What the service worker shows for a page while the phone has no connection."""
     return render_template("offline.html")
@@ -88,6 +92,7 @@ ROBOTS = "User-agent: *\n# Crew pages are private to whoever has the link.\nDisa
 
 
 @bp.get("/favicon.ico")
+@allow(PUBLIC)
 def favicon():
     """The app's icon (a PNG, which every browser takes at this address)."""
     response = make_response(_favicon_bytes())
@@ -103,6 +108,7 @@ def _favicon_bytes():
 
 
 @bp.get("/robots.txt")
+@allow(PUBLIC)
 def robots():
     response = make_response(ROBOTS)
     response.mimetype = "text/plain"
@@ -112,6 +118,7 @@ def robots():
 
 
 @bp.get("/healthz")
+@allow(PUBLIC)
 def healthz():
     """200 "ok" when the database answers a read of its crews, else 503: for an uptime probe."""
     trouble = health.database_trouble()

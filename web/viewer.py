@@ -1,7 +1,7 @@
 """Who is looking: this phone's id, kept in its session cookie so a seat is remembered."""
 import secrets
 
-from flask import abort, request, session
+from flask import abort, g, request, session
 
 from services import phones
 
@@ -23,7 +23,7 @@ def poll_unchanged(token, game_id, board=False):
     """A live poll's first question, in one indexed read and before any form, template or full
     load: is the game still at the version (`v`) the polling page shows? Notes the phone as
     still at the table on the way; a link without this game is a plain 404 (a guess)."""
-    version = phones.live_version(token, game_id, session.get("device"), board)
+    version = phones.live_version(g.link.crew["id"], game_id, session.get("device"), board)
     if version is None:
         abort(404)
     return request.args.get("v", "") == str(version)

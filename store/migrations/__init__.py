@@ -4,5 +4,5 @@ import sqlite_utils
 
 migrations = sqlite_utils.Migrations("orchard")
 
-from . import schema, results, live, club_nights  # noqa: E402,F401  (each registers its migrations, in order)
+from . import schema, results, live, club_nights, links  # noqa: E402,F401  (each registers its migrations, in order)
 from . import names  # noqa: E402,F401  (m0013, after the others)

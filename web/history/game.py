@@ -2,6 +2,7 @@
 its bid, trump, targets and breakdowns; its note; abandoning and resuming."""
 from flask import flash, make_response, url_for
 
+from web.access import CREW, WATCH, allow
 from web import charts
 from web import result_card
 from scoring.entries import hand_score
@@ -17,6 +18,7 @@ from ..render import render, see_other
 
 
 @bp.get("/c/<token>/history/games/<int:game_id>")
+@allow(CREW)
 def game_record_show(token, game_id):
     crew, game = load_game(token, game_id)
     record = history_service.game_record(crew, game)
@@ -40,6 +42,7 @@ def game_record_show(token, game_id):
 
 
 @bp.post("/c/<token>/history/games/<int:game_id>/note")
+@allow(CREW)
 def game_note_update(token, game_id):
     crew, game = load_game(token, game_id)
     return note_answer(crew, "game", game_id,
@@ -47,6 +50,7 @@ def game_note_update(token, game_id):
 
 
 @bp.post("/c/<token>/history/games/<int:game_id>/abandon")
+@allow(CREW)
 def game_abandon(token, game_id):
     """Stop a game without a winner: it stays in the history, read-only, out of the stats."""
     crew, game = load_game(token, game_id)
@@ -56,6 +60,7 @@ def game_abandon(token, game_id):
 
 
 @bp.post("/c/<token>/history/games/<int:game_id>/resume")
+@allow(CREW)
 def game_resume(token, game_id):
     """Put an abandoned game back in play and go to its scoreboard."""
     crew, game = load_game(token, game_id)
@@ -64,6 +69,7 @@ def game_resume(token, game_id):
 
 
 @bp.get("/c/<token>/games/<int:game_id>/card.png")
+@allow(CREW, WATCH)
 def game_card_show(token, game_id):
     """The finished game's result as a PNG card to share; it carries the crew's name, not its link."""
     crew, game = load_game(token, game_id)

@@ -1,6 +1,7 @@
 """The history list: game nights newest first, a search, and a short note on a night."""
 from flask import abort, request, url_for
 
+from web.access import CREW, allow
 from services import history as history_service
 from services import players as player_service
 
@@ -13,6 +14,7 @@ from ..render import render
 
 
 @bp.get("/c/<token>/history")
+@allow(CREW)
 def history_list(token):
     """Nights newest first; with a search, only the nights and games that match."""
     crew = load_crew(token)
@@ -47,6 +49,7 @@ def _search(form):
 
 
 @bp.post("/c/<token>/history/nights/<int:game_id>/note")
+@allow(CREW)
 def night_note_update(token, game_id):
     """A short note on a night ("at Dana's, 3 bottles of cider"); an empty note removes it.
     A night is known by the game that opened it."""

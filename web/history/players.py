@@ -2,6 +2,7 @@
 head-to-head between two players, renaming, and merging two players who are one person."""
 from flask import abort, flash, url_for
 
+from web.access import CREW, allow
 from web import charts
 from scoring import ratings
 from scoring import format_points
@@ -24,12 +25,14 @@ def load_player(token, player_id):
 
 
 @bp.get("/c/<token>/players")
+@allow(CREW)
 def players_list(token):
     crew = load_crew(token)
     return render("history/players.html", crew=crew, players=player_service.overview(crew["id"]))
 
 
 @bp.get("/c/<token>/players/<int:player_id>")
+@allow(CREW)
 def player_show(token, player_id):
     crew, player = load_player(token, player_id)
     return player_page(crew, player)
@@ -69,6 +72,7 @@ def player_page(crew, player, status=200, rename_form=None, merge_form=None, blo
 
 
 @bp.get("/c/<token>/players/<int:player_id>/vs/<int:other_id>")
+@allow(CREW)
 def versus_show(token, player_id, other_id):
     crew, player = load_player(token, player_id)
     versus = player_service.versus(crew["id"], player_id, real_id(other_id))
@@ -84,6 +88,7 @@ def versus_show(token, player_id, other_id):
 
 
 @bp.post("/c/<token>/players/<int:player_id>/rename")
+@allow(CREW)
 def player_rename(token, player_id):
     crew, player = load_player(token, player_id)
     form = RenameForm()
@@ -99,6 +104,7 @@ def player_rename(token, player_id):
 
 
 @bp.post("/c/<token>/players/<int:player_id>/merge")
+@allow(CREW)
 def player_merge(token, player_id):
     """Fold another player (the same person under another name) into this one."""
     crew, player = load_player(token, player_id)

@@ -1,6 +1,7 @@
 """The crew's skill ratings: the ladder, and switching ratings on or off for the crew."""
 from flask import flash, url_for
 
+from web.access import CREW, allow
 from scoring import ratings
 from services import ratings as rating_service
 
@@ -11,6 +12,7 @@ from ..render import render, see_other
 
 
 @bp.get("/c/<token>/ladder")
+@allow(CREW)
 def ladder_show(token):
     crew = load_crew(token)
     return ladder_page(crew, RatingsSettingForm(formdata=None))
@@ -31,6 +33,7 @@ def ladder_page(crew, form, status=200):
 
 
 @bp.post("/c/<token>/ladder/setting")
+@allow(CREW)
 def ratings_setting_update(token):
     """Ratings on or off for the whole crew: only what the pages show changes."""
     crew = load_crew(token)

@@ -1,3 +1,4 @@
+from web.access import CREW, allow
 """The crew's records, each linking to the round it came from."""
 from services import records as record_service
 
@@ -7,6 +8,7 @@ from ..render import render
 
 
 @bp.get("/c/<token>/records")
+@allow(CREW)
 def records_show(token):
     crew = load_crew(token)
     records = record_service.crew_records(crew["id"])

@@ -3,6 +3,7 @@ import re
 
 from flask import Response, flash, stream_with_context, url_for
 
+from web.access import CREW, PUBLIC, allow
 from web import security
 from services import transfer as transfer_service
 
@@ -34,6 +35,7 @@ def _json(crew, what, game_id=None):
 
 
 @bp.get("/c/<token>/history/export.csv")
+@allow(CREW)
 def history_export_csv(token):
     """One row per player per counted round, every game of the crew."""
     crew = load_crew(token)
@@ -41,6 +43,7 @@ def history_export_csv(token):
 
 
 @bp.get("/c/<token>/history/export.json")
+@allow(CREW)
 def history_export_json(token):
     """Everything needed to restore the crew elsewhere (but not its link)."""
     crew = load_crew(token)
@@ -48,23 +51,27 @@ def history_export_json(token):
 
 
 @bp.get("/c/<token>/games/<int:game_id>/export.csv")
+@allow(CREW)
 def game_export_csv(token, game_id):
     crew, game = load_game(token, game_id)
     return _csv(crew, f"game-{game_id}", game_id)
 
 
 @bp.get("/c/<token>/games/<int:game_id>/export.json")
+@allow(CREW)
 def game_export_json(token, game_id):
     crew, game = load_game(token, game_id)
     return _json(crew, f"game-{game_id}", game_id)
 
 
 @bp.get("/restore")
+@allow(PUBLIC)
 def restore_show():
     return render("history/restore.html", form=RestoreForm(), crew=None)
 
 
 @bp.post("/restore")
+@allow(PUBLIC)
 def restore_create():
     """A JSON export becomes a new crew with its own new link; nothing else is touched."""
     form = RestoreForm()

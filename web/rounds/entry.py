@@ -9,6 +9,7 @@ stored, out of band, with the reason next to it.
 """
 from flask import g, make_response, request, url_for
 
+from web.access import CREW, TABLE, allow
 from scoring import CardError, GameError, parse_card, parse_rank
 from services import rounds as service
 from services import taps
@@ -23,11 +24,13 @@ from .page import bp, first_error, load, not_open, page, regions, seat_in_range,
 # --- Reading ------------------------------------------------------------------------------------
 
 @bp.get("")
+@allow(CREW, TABLE)
 def round_show(number):
     return page(view_of(number, tab_arg()))
 
 
 @bp.get("/live")
+@allow(CREW, TABLE)
 def round_live(number):
     """What changed since the version the phone shows: nothing (204), the display regions, or the
     whole round when it was saved or replaced. A phone's own controls are never in the answer."""
@@ -64,6 +67,7 @@ def _changed_elsewhere(hand):
 
 
 @bp.get("/hands/<int:seat>")
+@allow(CREW, TABLE)
 def hand_show(number, seat):
     """A player's tab: their hand's controls, with the tabs and the poll following."""
     view = view_of(number, seat_in_range(seat))
@@ -120,6 +124,7 @@ def _refused(number, seat, message, control, status):
 
 
 @bp.post("/hands/<int:seat>/cards/<code>")
+@allow(CREW, TABLE)
 def card_update(number, seat, code):
     """Tap on the card grid: `held` says whether the card is in this pile."""
     try:
@@ -132,6 +137,7 @@ def card_update(number, seat, code):
 
 
 @bp.post("/hands/<int:seat>/counts/<rank>")
+@allow(CREW, TABLE)
 def count_update(number, seat, rank):
     """Tap on a rank's count (quick entry): `count` is how many of the rank the pile holds."""
     try:
@@ -144,6 +150,7 @@ def count_update(number, seat, rank):
 
 
 @bp.post("/hands/<int:seat>/target")
+@allow(CREW, TABLE)
 def target_update(number, seat):
     """The target picker: saved once both its rank and its suit are picked."""
     form = TargetForm()
@@ -171,6 +178,7 @@ def mode_update(number, seat):
 
 
 @bp.post("/hands/<int:seat>/remaining")
+@allow(CREW, TABLE)
 def remaining_create(number, seat):
     """Give this pile every card that nobody holds yet (exact entry)."""
     return _hand_change(number, seat, "done", lambda: taps.give_remaining(g.game, g.viewer, number, seat),
@@ -194,6 +202,7 @@ def _hand_change(number, seat, slot, apply, parts=("_tabs", "_check", "_hand")):
 
 
 @bp.post("/hands/<int:seat>/done")
+@allow(CREW, TABLE)
 def hand_done(number, seat):
     """Mark a hand as all in (or open it again); the fourth "all in" saves the round."""
     seat = seat_in_range(seat)
@@ -216,6 +225,7 @@ def hand_done(number, seat):
 # --- The round as a whole -----------------------------------------------------------------------
 
 @bp.post("/bid")
+@allow(CREW, TABLE)
 def bid_update(number):
     """The bid, sent with every choice: saved once the winner, the number and the suit are all chosen."""
     form = BidForm()
@@ -239,6 +249,7 @@ def bid_update(number):
 
 
 @bp.post("/redeal")
+@allow(CREW, TABLE)
 def redeal_create(number):
     try:
         entry, same_dealer = service.redeal(g.game, g.viewer, number)
@@ -250,6 +261,7 @@ def redeal_create(number):
 
 
 @bp.post("/save")
+@allow(CREW, TABLE)
 def round_save(number):
     form = SaveForm()
     if not form.validate_on_submit():

@@ -2,6 +2,7 @@
 (opened and dropped), undo and bringing an undone round back."""
 from flask import abort, flash, g, url_for
 
+from web.access import CREW, TABLE, allow
 from services import rounds as service
 from services.rounds import Gone, Refused
 
@@ -10,6 +11,7 @@ from .page import bp, page, view_of
 
 
 @bp.post("/agree")
+@allow(CREW, TABLE)
 def round_agree(number):
     """A seated player agrees to their own score in a saved round; agreeing again changes nothing."""
     try:
@@ -22,6 +24,7 @@ def round_agree(number):
 
 
 @bp.post("/correct")
+@allow(CREW, TABLE)
 def correction_create(number):
     """Open a pre-filled copy of a saved round; the saved one stays until the copy is saved."""
     if not service.start_correction(g.game, g.viewer, number):
@@ -30,6 +33,7 @@ def correction_create(number):
 
 
 @bp.post("/discard")
+@allow(CREW, TABLE)
 def correction_discard(number):
     """Drop a correction in progress; the saved round is untouched."""
     service.discard_correction(g.game, g.viewer, number)
@@ -37,12 +41,14 @@ def correction_discard(number):
 
 
 @bp.post("/delete")
+@allow(CREW, TABLE)
 def round_delete(number):
     """Undo the last saved round; it is kept and can be brought back."""
     return _then_scoreboard(number, service.undo, f"Round {number} undone. You can bring it back from its page.")
 
 
 @bp.post("/bring-back")
+@allow(CREW, TABLE)
 def round_bring_back(number):
     """Count an undone round again."""
     return _then_scoreboard(number, service.bring_back, f"Round {number} brought back.")

@@ -1,6 +1,8 @@
 """Is this bid legal?"""
 
 from flask import url_for
+
+from web.access import CREW, TABLE, allow
 from wtforms import StringField
 from wtforms.validators import ValidationError
 
@@ -71,6 +73,7 @@ def _bid_url(token, calls, next_call=None, asked=False):
 
 
 @bp.get("/c/<token>/tools/bid")
+@allow(CREW, TABLE)
 def bid_show(token):
     crew = load_crew(token)
     rules = house_rules(crew)

@@ -4,6 +4,8 @@ from collections import Counter
 from dataclasses import dataclass, replace
 
 from flask import url_for
+
+from web.access import CREW, TABLE, allow
 from wtforms import StringField
 from wtforms.validators import ValidationError
 
@@ -170,6 +172,7 @@ def _pile_url(token, pile):
 
 
 @bp.get("/c/<token>/tools/pile")
+@allow(CREW, TABLE)
 def pile_show(token):
     crew = load_crew(token)
     form = PileForm.from_address()

@@ -1,3 +1,4 @@
+from web.access import CREW, PUBLIC, TABLE, allow
 """The tools index and the rule book in the app, its examples computed by the engine."""
 from collections import Counter
 
@@ -16,6 +17,7 @@ from . import bp
 
 
 @bp.get("/c/<token>/tools/")
+@allow(CREW, TABLE)
 def tools_index(token):
     crew = load_crew(token)
     return render("tools/index.html", crew=crew, recent=game_service.latest_saved(crew["id"]))
@@ -90,10 +92,12 @@ def _rules_context(crew):
 
 
 @bp.get("/c/<token>/tools/rules")
+@allow(CREW, TABLE)
 def rules_show(token):
     return render("tools/rules.html", **_rules_context(load_crew(token)))
 
 
 @bp.get("/rules")
+@allow(PUBLIC)
 def rules_public():
     return render("tools/rules.html", **_rules_context(None))

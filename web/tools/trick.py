@@ -1,6 +1,8 @@
 """Who wins this trick?"""
 
 from flask import url_for
+
+from web.access import CREW, TABLE, allow
 from wtforms import StringField
 from wtforms.validators import ValidationError
 
@@ -40,6 +42,7 @@ def _trick_url(token, trump, cards):
 
 
 @bp.get("/c/<token>/tools/trick")
+@allow(CREW, TABLE)
 def trick_show(token):
     crew = load_crew(token)
     form = TrickForm.from_address()

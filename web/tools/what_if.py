@@ -2,6 +2,8 @@
 import copy
 
 from flask import abort, request, url_for
+
+from web.access import CREW, TABLE, allow
 from wtforms import StringField
 from wtforms.validators import ValidationError
 
@@ -140,6 +142,7 @@ def _what_if_url(token, game_id, number, form):
 
 
 @bp.get("/c/<token>/games/<int:game_id>/rounds/<int:number>/what-if")
+@allow(CREW, TABLE)
 def what_if_show(token, game_id, number):
     """A saved round with one thing changed, scored by the engine; nothing is stored."""
     crew, game = load_game(token, game_id)

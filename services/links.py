@@ -1,0 +1,93 @@
+"""Which link a request came by, and the links a crew hands out.
+
+Three kinds: the crew link (everything: whoever keeps the crew), a table link (one game's play,
+while it is being played) and a watch link (read only: a game's scoreboard or a night's
+leaderboard and big screen). A table or watch token is made from its row's random nonce with the
+server's key, so the crew page can show it again while the database holds only its hash; a new
+nonce replaces it and the old token stops working at once."""
+import base64
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass
+
+from store import crews as crew_store
+from store import write
+from store import links as link_store
+
+CREW, TABLE, WATCH = "crew", "table", "watch"
+KINDS = (CREW, TABLE, WATCH)
+PLAYING = "playing"
+
+
+@dataclass(frozen=True)
+class Link:
+    """What a request's token opens: its kind, and for a table or watch link the game or night."""
+    kind: str
+    crew: dict
+    game_id: int | None = None
+    night_id: int | None = None
+    game_status: str | None = None
+
+    @property
+    def table_over(self):
+        """A table link whose game is finished or abandoned: it no longer enters anything."""
+        return self.kind == TABLE and self.game_status != PLAYING
+
+
+def resolve(token):
+    """The link behind `token`, in one indexed read (the crew's row with it), or None."""
+    found = link_store.resolve(crew_store.token_hash(token))
+    if found is None:
+        return None
+    crew, kind, game_id, night_id, status = found
+    return Link(kind, {**crew, "token": token}, game_id, night_id, status)
+
+
+def _token(key, row):
+    message = f"{row['crew_id']}/{row['kind']}/{row['game_id']}/{row['night_id']}/{row['nonce']}".encode()
+    digest = hmac.new(key if isinstance(key, bytes) else str(key).encode(), message, hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+
+
+def token_for(key, crew_id, kind, game_id=None, night_id=None):
+    """The table or watch link's token for a game or a night, made on first use."""
+    row = link_store.existing(crew_id, kind, game_id, night_id)
+    if row is None:
+        with write() as db:
+            row = link_store.existing_in(db, crew_id, kind, game_id, night_id)
+            if row is None:
+                nonce = secrets.token_urlsafe(16)
+                token = _token(key, {"crew_id": crew_id, "kind": kind, "game_id": game_id, "night_id": night_id,
+                                     "nonce": nonce})
+                row = link_store.add(db, crew_id, kind, game_id, night_id, nonce, crew_store.token_hash(token))
+    return _token(key, row)
+
+
+def replace(key, crew_id, link_id):
+    """A new token for one of the crew's links; False when the crew has no such link."""
+    with write() as db:
+        rows = list(db.query("SELECT * FROM links WHERE id = ? AND crew_id = ?", [link_id, crew_id]))
+        if not rows:
+            return False
+        nonce = secrets.token_urlsafe(16)
+        token = _token(key, {**rows[0], "nonce": nonce})
+        link_store.replace(db, link_id, nonce, crew_store.token_hash(token))
+    return True
+
+
+def of_crew(key, crew_id):
+    """The crew's table and watch links, each with its token, as the crew page lists them."""
+    return [{**row, "token": _token(key, row)} for row in link_store.of_crew(crew_id)]
+
+
+def table_tokens(key, crew_id, game_ids):
+    """{game id: its table link's token} for a night's tables, in one read (and one write for
+    the tables that have none yet)."""
+    rows = {row["game_id"]: row for row in link_store.of_games(crew_id, TABLE, game_ids)}
+    missing = [game_id for game_id in game_ids if game_id not in rows]
+    if missing:
+        for game_id in missing:
+            token_for(key, crew_id, TABLE, game_id=game_id)
+        rows = {row["game_id"]: row for row in link_store.of_games(crew_id, TABLE, game_ids)}
+    return {game_id: _token(key, row) for game_id, row in rows.items()}

@@ -1,0 +1,67 @@
+"""Table and watch links: rows that say what a link opens, found by the hash of its token. The
+token is made from the row's nonce with the server's key (services/links.py), never stored."""
+from . import get_db, now
+
+
+def find(token_hash):
+    """The link with this token hash, with its game's status, or None."""
+    rows = list(get_db().query(
+        "SELECT links.*, games.status AS game_status FROM links LEFT JOIN games ON games.id = links.game_id"
+        " WHERE links.token_hash = ?", [token_hash]))
+    return rows[0] if rows else None
+
+
+def existing(crew_id, kind, game_id=None, night_id=None):
+    rows = list(get_db().query(
+        "SELECT * FROM links WHERE crew_id = ? AND kind = ? AND game_id IS ? AND night_id IS ?",
+        [crew_id, kind, game_id, night_id]))
+    return rows[0] if rows else None
+
+
+def add(db, crew_id, kind, game_id, night_id, nonce, token_hash):
+    """A new link row, in db's transaction."""
+    db.execute("INSERT INTO links (crew_id, kind, game_id, night_id, nonce, token_hash, created)"
+               " VALUES (?, ?, ?, ?, ?, ?, ?)", [crew_id, kind, game_id, night_id, nonce, token_hash, now()])
+    return existing_in(db, crew_id, kind, game_id, night_id)
+
+
+def existing_in(db, crew_id, kind, game_id, night_id):
+    rows = list(db.query("SELECT * FROM links WHERE crew_id = ? AND kind = ? AND game_id IS ? AND night_id IS ?",
+                         [crew_id, kind, game_id, night_id]))
+    return rows[0] if rows else None
+
+
+def replace(db, link_id, nonce, token_hash):
+    """A new token for the link (in db's transaction): the old one stops working at once."""
+    db.execute("UPDATE links SET nonce = ?, token_hash = ? WHERE id = ?", [nonce, token_hash, link_id])
+
+
+def of_crew(crew_id):
+    """The crew's links, with the game or night each opens."""
+    return list(get_db().query(
+        "SELECT links.*, games.status AS game_status, club_nights.name AS night_name FROM links"
+        " LEFT JOIN games ON games.id = links.game_id LEFT JOIN club_nights ON club_nights.id = links.night_id"
+        " WHERE links.crew_id = ? ORDER BY links.id", [crew_id]))
+
+
+def resolve(token_hash):
+    """(the crew's row, kind, game id, night id, game status) of the crew or table or watch link
+    with this token hash, in one indexed read; None when there is none."""
+    cursor = get_db().conn.execute(
+        "SELECT crews.*, 'crew', NULL, NULL, NULL FROM crews WHERE crews.token_hash = ?"
+        " UNION ALL SELECT crews.*, links.kind, links.game_id, links.night_id, games.status FROM links"
+        " JOIN crews ON crews.id = links.crew_id LEFT JOIN games ON games.id = links.game_id"
+        " WHERE links.token_hash = ? LIMIT 1", [token_hash, token_hash])
+    found = cursor.fetchone()
+    if found is None:
+        return None
+    width = len(cursor.description) - 4
+    crew = dict(zip([column[0] for column in cursor.description[:width]], found[:width]))
+    return (crew, *found[width:])
+
+
+def of_games(crew_id, kind, game_ids):
+    """The crew's links of this kind to these games."""
+    marks = ", ".join("?" * len(game_ids))
+    return list(get_db().query(f"SELECT * FROM links WHERE crew_id = ? AND kind = ? AND game_id IN ({marks})",
+                               [crew_id, kind, *game_ids])) if game_ids else []

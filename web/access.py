@@ -1,0 +1,74 @@
+"""Who may use each route: the kinds of link, declared once beside the route, checked here once.
+
+A route says which links may use it with `@allow(...)` under its route decorator: `PUBLIC` (no
+link in its address), `CREW` (the crew link), `TABLE` (a table link, for its own game only) and
+`WATCH` (a watch link, for its own game or night only). A route that declares nothing is the crew
+link's alone, and tests/test_link_kinds.py fails until it declares. Anything a link may not use is
+a plain 404, the same as a wrong link, and changes nothing. A table link whose game is over opens
+only its game's scoreboard, through the game's watch link."""
+from flask import abort, current_app, g, redirect, request, url_for
+
+from services import links as link_service
+from services.links import CREW, TABLE, WATCH
+
+PUBLIC = "public"
+__all__ = ["PUBLIC", "CREW", "TABLE", "WATCH", "allow", "kinds_of", "check_link", "is_crew"]
+
+
+def allow(*kinds):
+    """Declare the kinds of link that may use the route below (`@bp.get(...)` then `@allow(...)`)."""
+    unknown = set(kinds) - {PUBLIC, CREW, TABLE, WATCH}
+    assert kinds and not unknown, f"unknown kinds of link: {unknown}"
+
+    def declare(view):
+        view.link_kinds = frozenset(kinds)
+        return view
+    return declare
+
+
+def kinds_of(endpoint):
+    """The kinds of link declared for `endpoint`'s view, or None when it declares none."""
+    view = current_app.view_functions.get(endpoint)
+    return getattr(view, "link_kinds", None)
+
+
+def check_link(endpoint, values):
+    """Before any view (and any blueprint's own loading): the link in the address, if any, is
+    found in one read and must be of a kind the route allows, for the game or night it names."""
+    if not values or "token" not in values:
+        return
+    link = link_service.resolve(values["token"])
+    if link is None:
+        abort(404)
+    kinds = kinds_of(endpoint) or frozenset({CREW})
+    if link.kind != CREW:
+        game_id, night_id = values.get("game_id"), values.get("night_id")
+        if link.game_id is not None and (night_id is not None or game_id not in (None, link.game_id)):
+            abort(404)
+        if link.night_id is not None and (game_id is not None or night_id != link.night_id):
+            abort(404)
+        if link.kind == WATCH and game_id is None and night_id is None:
+            abort(404)
+        if link.table_over:
+            # Its game is over: the phones at that table may still read how it ended.
+            if request.method == "GET" and WATCH in kinds:
+                watch = link_service.token_for(current_app.secret_key, link.crew["id"], WATCH, game_id=link.game_id)
+                target = url_for(endpoint, **{**values, "token": watch})
+                response = redirect(target, 303)
+                response.headers["HX-Redirect"] = target
+                abort(response)
+            abort(404)
+    if link.kind not in kinds:
+        abort(404)
+    g.link = link
+
+
+def is_crew():
+    """Whether this request came by the crew link (templates show crew-wide links only then)."""
+    link = g.get("link")
+    return link is None or link.kind == CREW
+
+
+def init_app(app):
+    app.url_value_preprocessor(check_link)
+    app.jinja_env.globals.update(is_crew=is_crew, link_kind=lambda: (g.get("link").kind if g.get("link") else None))
