@@ -1,6 +1,6 @@
 """A hostile client against a real server: oversized bodies and many slow connections.
 
-Serves the app with `python app.py` on a free 127.0.0.1 port with a throw-away database (as an
+Serves the app with `orchard serve` on a free 127.0.0.1 port with a throw-away database (as an
 operator runs it, with the ORCHARD_* defaults), then:
   1. the floor: GET / ten times, the median being what a normal request takes in this run;
   2. a 20 MB urlencoded form POSTed to /crews over a raw socket: the status and the time from

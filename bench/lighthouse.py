@@ -1,6 +1,6 @@
 """Lighthouse (mobile) on six pages of a real server: performance, accessibility, best practices.
 
-Serves the app with `python app.py` on a free 127.0.0.1 port (a fresh database: a crew, a game
+Serves the app with `orchard serve` on a free 127.0.0.1 port (a fresh database: a crew, a game
 with two saved rounds and a third being entered), then runs Lighthouse, as pinned in
 `bench/lighthouse/package.json`, with Debian's chromium on the home page, the crew page, the
 scoreboard, the round being entered, the rule book and the history. Prints each page's three

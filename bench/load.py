@@ -1,6 +1,6 @@
 """How many tables one box serves: phones as browsers hold them, over loopback.
 
-Starts `python app.py` (Granian, as an operator runs it, with ORCHARD_WORKERS processes) on a free
+Starts `orchard serve` (Granian, as an operator runs it, with ORCHARD_WORKERS processes) on a free
 127.0.0.1 port with a fresh database, and a Flask hello-world on Granian beside it. Then, for
 each table count asked for, on a fresh server:
 

@@ -1,6 +1,6 @@
 """What a phone downloads: exact requests and bytes, measured in real chromium.
 
-Serves the app with `python app.py` on a free 127.0.0.1 port (a fresh database holding a game with
+Serves the app with `orchard serve` on a free 127.0.0.1 port (a fresh database holding a game with
 two saved rounds and a third being entered), then, in one phone-sized chromium context with an
 empty cache:
   1. the first visit to the game's scoreboard (everything: HTML, CSS, htmx, app.js, icons ...);

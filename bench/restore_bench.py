@@ -5,7 +5,7 @@ a temporary database, and exports it as JSON (the file a crew downloads; about 2
   1. in process: the floor (json.loads of the same file) and the restore of the file
      (store.restore.restore: parsing and every round through the engine's checks in a child
      process, then the inserts), each the best of --repeat runs, and their ratio;
-  2. against a real server (`python app.py` on a free 127.0.0.1 port, a throw-away database):
+  2. against a real server (`orchard serve` on a free 127.0.0.1 port, a throw-away database):
      the file is uploaded to /restore while another crew's table enters and saves rounds
      without pause, and it prints the upload's time, and the count, failures and p50 / p95 /
      max of that table's writes (each tap, target, bid and save is a write transaction) made

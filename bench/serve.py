@@ -1,5 +1,5 @@
 """What the pass/fail benchmarks share: their command line, a throw-away folder, the server run as
-an operator runs it (`python app.py` on a free 127.0.0.1 port), and the RESULT line.
+an operator runs it (`orchard serve` on a free 127.0.0.1 port), and the RESULT line.
 
     def check(args, folder, failures): ...  # appends a sentence per missed target
     sys.exit(run_checks(__doc__, [(("--games",), {"type": int, "default": 10})], "orchard-x-", check))
@@ -17,7 +17,7 @@ from support.loopback import ServerProcess
 
 @contextlib.contextmanager
 def served(database):
-    """`python app.py` on a free loopback port with the database at `database`; stopped after."""
+    """`orchard serve` on a free loopback port with the database at `database`; stopped after."""
     server = ServerProcess(database).start()
     try:
         yield server

@@ -1,6 +1,6 @@
 """How the server copes with a busy club night: phones following games and tables entering rounds.
 
-Runs `python app.py` (Granian, as an operator starts it) on a free 127.0.0.1 port with a fresh
+Runs `orchard serve` (Granian, as an operator starts it) on a free 127.0.0.1 port with a fresh
 database, then for a fixed time:
   * PHONES phones each follow a game, polling `GET .../live?v=N` every POLL seconds (204 while
     nothing changed, the scoreboard block when it did): half follow the tables' games (which change
@@ -201,7 +201,7 @@ def main(argv=None):
     wrong = [(g, n) for g, rounds in stored.items() for n, scores in rounds.items() if scores != plan_scores(n)]
     total_requests = sum(len(v) for v in record.seconds.values())
 
-    print(f"Orchard server benchmark: Granian via `python app.py` (default settings) on {server.base}")
+    print(f"Orchard server benchmark: Granian via `orchard serve` (default settings) on {server.base}")
     print(f"{args.phones} phones polling every {args.poll:g} s ({sum(url in active for url in followed)} follow "
           f"the tables' games, {sum(url in idle for url in followed)} follow {len(idle)} idle games); "
           f"{args.tables} tables entering rounds "

@@ -1,6 +1,6 @@
 """From a tap to the painted answer, in real chromium, against htmx asking for a static file.
 
-Serves the app with `python app.py` on a free 127.0.0.1 port (a fresh database: a game whose round
+Serves the app with `orchard serve` on a free 127.0.0.1 port (a fresh database: a game whose round
 is being entered in quick mode), opens the round page in a 390x844 touch phone context, and taps:
 
   * a rank's count (J, alternating 1 and 2, so every tap is a change): the htmx POST and the

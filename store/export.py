@@ -122,7 +122,7 @@ def export(crew_id, game_id=None):
                      " JOIN players ON players.id = seats.player_id WHERE seats.game_id {among}"
                      " ORDER BY seats.game_id, seats.seat", ids, "game_id")
     # A round being entered is left out until it is saved: its hands may be private to the
-    # phones entering them (table/phones.py).
+    # phones entering them (services/phones.py).
     rounds = _grouped(db, "SELECT * FROM rounds WHERE game_id {among} AND status != 'entering'"
                       " ORDER BY game_id, number, revision", ids, "game_id")
     round_ids = [row["id"] for group in rounds.values() for row in group]

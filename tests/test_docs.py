@@ -102,3 +102,38 @@ def test_the_path_check_catches_a_file_that_is_not_there():
     assert BACKTICKED_PATH.findall("see `services/taps.py`, `app.py` and `orchard/nowhere.py`") == [
         "services/taps.py", "app.py", "orchard/nowhere.py"]
     assert not (ROOT / "orchard/nowhere.py").exists()
+
+
+# --- Code names only files that exist: a moved file leaves no stale name behind ---------------
+
+CODE_FILES = sorted(path for pattern in ("*.py", "*.html", "*.txt") for path in ROOT.glob(f"**/{pattern}")
+                    if not {".venv", ".git", "node_modules", "test-artifacts", ".pytest_cache"} & set(
+                        path.relative_to(ROOT).parts))
+# A file path in a comment or a docstring: folders then a file name, not part of a URL or a longer path.
+NAMED_FILE = re.compile(r"(?<![\w./<{'\"-])((?:[a-z_]+/)+[\w-]+\.(?:py|html|md|txt|css|js|service))\b")
+# Names of how Orchard was run or laid out before, which must not come back.
+OLD_NAMES = re.compile(r"python app\.py|\borchard/(?:scoring|store|services|web|cli|templates|static|testing)\b|"
+                       r"\bviews/")
+
+
+def named_files(path, text):
+    """The file paths `text` (from `path`) names that exist nowhere it could mean: the repository's
+    root, the file's own folder, templates/, static/ or tests/."""
+    places = (ROOT, path.parent, ROOT / "templates", ROOT / "static", ROOT / "tests")
+    return sorted({name for name in NAMED_FILE.findall(text) if not any((place / name).exists() for place in places)})
+
+
+@pytest.mark.parametrize("path", CODE_FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_file_a_code_comment_names_exists(path):
+    text = path.read_text(encoding="utf-8", errors="replace")
+    if path.name == "test_docs.py":
+        return  # this file names missing files on purpose, to test the check
+    assert named_files(path, text) == []
+    assert OLD_NAMES.findall(text) == []
+
+
+def test_the_code_path_check_catches_a_moved_file(tmp_path):
+    moved = tmp_path / "module.py"
+    text = '"""See views/rounds.py and web/rounds/page.py; GET /c/x/history/export.json."""'
+    assert named_files(moved, text) == ["views/rounds.py"]
+    assert OLD_NAMES.findall("run `python app.py`") == ["python app.py"]

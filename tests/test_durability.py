@@ -1,6 +1,6 @@
 """Rounds survive a killed server and a crowded table: real servers, real sockets, loopback only.
 
-The crash test runs `python app.py` as an operator does, streams round saves into it from several
+The crash test runs `orchard serve` as an operator does, streams round saves into it from several
 phones, SIGKILLs it mid-stream and starts it again; every save that was answered must be there.
 The concurrency test puts four phones on one round at once (and more tables beside it) against
 waitress in a thread, and counts every tap and every saved round.

@@ -1,4 +1,4 @@
-"""What a browser, a cache and a search engine are told by the real server (`python app.py`): crew
+"""What a browser, a cache and a search engine are told by the real server (`orchard serve`): crew
 pages and every answer under them are never stored, the files every site is asked for are there,
 and asking for them is not guessing."""
 import re

@@ -1,4 +1,4 @@
-"""Restores through the real server (`python app.py`): a damaged file is one clear sentence, and a
+"""Restores through the real server (`orchard serve`): a damaged file is one clear sentence, and a
 refused file does not use up the address's allowance of new crews."""
 import json
 import re

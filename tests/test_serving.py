@@ -1,4 +1,4 @@
-"""The server as run on the internet (`python app.py`): many slow connections, a TLS proxy."""
+"""The server as run on the internet (`orchard serve`): many slow connections, a TLS proxy."""
 import os
 import socket
 import subprocess
@@ -70,7 +70,7 @@ def test_phones_are_answered_while_slow_bodies_hold_more_connections_than_the_se
 
 
 def _serving(tmp_path, **env):
-    """`python app.py` with these settings, stopped after the test."""
+    """`orchard serve` with these settings, stopped after the test."""
     server = ServerProcess(tmp_path / "orchard.db", env=env).start()
     yield server
     server.stop()

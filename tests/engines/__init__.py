@@ -1,1 +1,1 @@
-"""Smoke tests in WebKit and Firefox through Selenium (a package: its steps module is not tests/browser/steps.py)."""
+"""Smoke tests in WebKit and Firefox through Selenium (a package, so that its steps module does not clash with another test folder's)."""
