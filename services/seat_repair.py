@@ -16,7 +16,7 @@ class Refused(Exception):
 
 def swap(game, a, b, version, by=None):
     """Swap seats a and b; returns the sentence saying what was done. Refused (nothing changed)
-    for the same seat twice, a round still being entered, or a page older than the game."""
+    for the same seat twice, a round still being entered or corrected, or a page older than the game."""
     if a not in range(PLAYERS) or b not in range(PLAYERS):
         raise Refused("Pick two of the game's four seats.", 422)
     if a == b:
@@ -25,7 +25,9 @@ def swap(game, a, b, version, by=None):
     with write() as db:
         if game_store.game_version(game["id"], db) != version:
             raise Refused("The game changed since this page was drawn: look at the seats again, then swap.")
-        number = repair_store.open_number(db, game["id"])
+        number, correcting = repair_store.open_round(db, game["id"])
+        if correcting:
+            raise Refused(f"A correction of round {number} is open: save it or drop it first, then swap seats.")
         if number is not None:
             raise Refused(f"Round {number} is being entered: save it or discard it first, then swap seats.")
         detail = f"{names[a]} and {names[b]} swapped seats: what was entered at each seat counts for the other"

@@ -72,3 +72,38 @@ def test_the_scoreboard_offers_the_repair(client, table):
     game_url = table.start_game()
     links = [a.get("href") for a in select(client.get(game_url), "a.button")]
     assert game_url.split("localhost")[-1] + "/seats/swap" in links
+
+
+def test_an_open_correction_is_named_as_one(app, client, table):
+    game_url = table.start_game()
+    table.save_quick_round(["AS", "KS", "2S", "3S"], [{"A": 2}, {"K": 1}, {}, {}])
+    assert client.post(game_url + "/rounds/1/correct").status_code == 303
+    before = dump(app)
+    response = swap(client, game_url, 0, 1)
+    assert response.status_code == 409
+    assert element_text(response, "#swap-error") == (
+        "A correction of round 1 is open: save it or drop it first, then swap seats.")
+    assert dump(app)["seats"] == before["seats"]
+
+
+def test_a_hundred_swaps_are_one_line_a_round_and_restore(app, client, table):
+    """Each repair logged a line in every saved round: 100 repairs on 5 rounds were 500 rows. A run of
+    swaps is now one line a round that counts them; the export (longest names) restores the same."""
+    from support.exports import export_of, restore
+
+    names = [letter * 40 for letter in "ABCD"]
+    game_url = table.start_game(names)
+    for _ in range(5):
+        table.save_quick_round(["AS", "KS", "2S", "3S"], [{"A": 2}, {"K": 1}, {}, {}])
+    before = len(dump(app)["round_changes"])
+    for n in range(100):
+        assert swap(client, game_url, n % 3, 3).status_code == 303
+    changes = dump(app)["round_changes"]
+    assert len(changes) == before + 5
+    lines = texts(client.get(game_url + "/rounds/3"), "details.history li")
+    assert "swapped seats: what was entered at each seat counts for the other · 100 swaps in a row" in lines[-1]
+    data = export_of(client, table.crew_url)
+    response = restore(client, data)
+    assert response.status_code == 303, response.get_data(as_text=True)
+    again = export_of(client, response.headers["Location"].removesuffix("history"))
+    assert again["games"] == data["games"]
