@@ -203,9 +203,9 @@ def _blank(hand):
 
 
 def next_hand(entry, seat, viewer):
-    """The hand a phone opens after `seat`'s: the next one round the table that it enters and that
-    has no target yet, or None (a phone that holds a seat enters only its own hand)."""
-    if viewer.seat is not None:
+    """The hand a phone opens once `seat`'s pile and target are both in: the next one round the
+    table that it enters and has no target yet, or None (a seated phone enters only its own)."""
+    if viewer.seat is not None or not (entry["hands"][seat]["won"] or entry["hands"][seat]["counts"]):
         return None
     hidden = viewer.hidden_seats(entry)
     for step in range(1, len(entry["hands"])):

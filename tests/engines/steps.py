@@ -208,8 +208,8 @@ class EnginePhone:
 
     def target(self, seat, code, stay=False):
         """The target card of `seat`: one tap on the target grid (below the pile). A hand's first
-        target opens the next hand still without one (its tab); with `stay` the phone goes back to
-        this hand's tab."""
+        target, once its pile is in, opens the next hand still without one (its tab); with `stay`
+        the phone goes back to this hand's tab."""
         self.tab(seat)
         if self.find("#target-step").get_attribute("open") is None:  # a set target folds to its summary
             self.tap("#target-summary")

@@ -168,9 +168,9 @@ class Orchard:
         expect(step).to_have_attribute("open", "")
 
     def target(self, seat, code, stay=True):
-        """One tap on the target grid. A hand's first target opens the next hand still without one;
-        with `stay` the phone goes back to this hand's tab (one more tap), as a test checking this
-        hand next would."""
+        """One tap on the target grid. A hand's first target, once its pile is in, opens the next
+        hand still without one; with `stay` the phone goes back to this hand's tab (one more tap
+        when it opened one), as a test checking this hand next would."""
         self.open_target(seat)
         self.page.locator(f"label:has(#t-{code})").tap()
         expect(self.page.locator(f"#tab-{seat} .tab-score")).not_to_have_text("…")
