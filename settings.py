@@ -120,7 +120,3 @@ def read(name, environ=None):
         return setting.read(name, "")
     return setting.read(name, text)
 
-
-def read_all(environ=None):
-    """Every setting, read at once: the first that cannot be read raises SettingError."""
-    return {setting.name: read(setting.name, environ) for setting in SETTINGS}

@@ -2,7 +2,7 @@
 game as the engine sees it (its house rules, where it stands after its saved rounds)."""
 from dataclasses import dataclass
 
-from scoring import HouseRules, rematch_first_dealer, round_dealer, standing
+from scoring import PLAYERS, HouseRules, rematch_first_dealer, round_dealer, standing
 from store import games as game_store
 from store import rounds as round_store
 from store import seats as seat_store
@@ -86,6 +86,6 @@ def scoreboard(game, just_saved=None):
         standing=game_standing(game, saved),
         open_round=round_store.open_round(game["id"]),
         undone=round_store.undone_after(game["id"], len(saved)),
-        all_agreed={row["id"] for row in saved if len(agreed.get(row["id"], ())) == 4},
+        all_agreed={row["id"] for row in saved if len(agreed.get(row["id"], ())) == PLAYERS},
         just_saved=done,
     )

@@ -124,12 +124,11 @@ def _url(rule, facts, kind):
     token = facts["tokens"]["crew"] if kind == "crew" else facts["tokens"][
         {"table elsewhere": TABLE, "table": TABLE}.get(kind, kind)]
     game = {"table over": facts["over"], "table elsewhere": facts["elsewhere"]}.get(kind, facts["game"])
-    values = {"token": token, "game_id": game, "night_id": facts["night"], "player_id": 1, "other_id": 2,
+    values = {"token": token, "game_id": game, "first_game_id": game, "night_id": facts["night"],
+              "player_id": 1, "other_id": 2,
               "number": 2, "seat": 0, "code": "AS", "rank": "A", "link_id": facts["link_id"]}
     if rule.endpoint in SAVED_ROUND or rule.endpoint.startswith("club_nights."):
         values["number"] = 1  # a saved round; the night's first stage
-    if rule.endpoint.startswith("history.night"):
-        values["game_id"] = facts["night"]  # the night note's route names its night `game_id`
     with APP.test_request_context():
         return rule.build({name: values[name] for name in rule.arguments}, append_unknown=False)[1]
 
@@ -151,7 +150,7 @@ def test_each_kind_of_link_gets_what_it_may_and_a_plain_404_otherwise(world, rul
     app, facts, path, errors = world
     kinds = app.view_functions[rule.endpoint].link_kinds
     scoped_to_night = "night_id" in rule.arguments
-    scoped_to_game = "game_id" in rule.arguments and not rule.endpoint.startswith("history.night")
+    scoped_to_game = "game_id" in rule.arguments
     for kind in KINDS:
         client = app.test_client()
         url = _url(rule, facts, kind)

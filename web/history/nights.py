@@ -48,12 +48,12 @@ def _search(form):
             "ahead": form.ahead.data, "behind": form.behind.data}
 
 
-@bp.post("/c/<token>/history/nights/<int:game_id>/note")
+@bp.post("/c/<token>/history/nights/<int:first_game_id>/note")
 @allow(CREW)
-def night_note_update(token, game_id):
+def night_note_update(token, first_game_id):
     """A short note on a night ("at Dana's, 3 bottles of cider"); an empty note removes it.
-    A night is known by the game that opened it."""
+    A night of history is known by the first game played that day (not a club night's id)."""
     crew = load_crew(token)
-    if not history_service.is_night(crew["id"], real_id(game_id)):
+    if not history_service.is_night(crew["id"], real_id(first_game_id)):
         abort(404)
-    return note_answer(crew, "night", game_id, url_for("history.history_list", token=token))
+    return note_answer(crew, "night", first_game_id, url_for("history.history_list", token=token))

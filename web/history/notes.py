@@ -8,8 +8,9 @@ from ..render import render, see_other, wants_fragment
 
 
 def note_url(crew, kind, subject_id):
-    endpoint = "history.night_note_update" if kind == "night" else "history.game_note_update"
-    return url_for(endpoint, token=crew["token"], game_id=subject_id)
+    if kind == "night":
+        return url_for("history.night_note_update", token=crew["token"], first_game_id=subject_id)
+    return url_for("history.game_note_update", token=crew["token"], game_id=subject_id)
 
 
 def note_answer(crew, kind, subject_id, back):
