@@ -20,10 +20,11 @@ from .viewer import device_id, poll_unchanged, viewer_for
 bp = Blueprint("games", __name__, url_prefix="/c/<token>/games")
 
 
-def scoreboard_page(token, game_id, status=200, notice=None, reassign=None, just_saved=None):
+def scoreboard_page(token, game_id, status=200, notice=None, reassign=None, just_saved=None, loaded=None):
     """The scoreboard page, or its block for htmx (a swap, or a live poll that found a change);
-    `just_saved`: the round number a save on this phone came from, said once it is saved."""
-    crew, game = load_game(token, game_id)
+    `just_saved`: the round number a save on this phone came from, said once it is saved;
+    `loaded`: the (crew, game) this request already read and did not change since."""
+    crew, game = loaded or load_game(token, game_id)
     board = game_service.scoreboard(game, just_saved)
     club_table = night_service.table_of_game(game_id)
     return render(
@@ -103,11 +104,11 @@ def game_live(token, game_id):
     """The scoreboard again, only when the game changed since the version the phone shows."""
     if poll_unchanged(token, game_id, board=True):
         return make_response("", 204)
-    crew, game = load_game(token, game_id)
+    loaded = load_game(token, game_id)
     me = request.args.get("me")
-    if me is not None and str(viewer_for(game).seat) != me:
-        return scoreboard_page(token, game_id, notice="Your seat was moved to another phone.")
-    return scoreboard_page(token, game_id)
+    if me is not None and str(viewer_for(loaded[1]).seat) != me:
+        return scoreboard_page(token, game_id, notice="Your seat was moved to another phone.", loaded=loaded)
+    return scoreboard_page(token, game_id, loaded=loaded)
 
 
 @bp.post("/<int:game_id>/seats/<int:seat>")
