@@ -119,6 +119,9 @@ def _refused(number, seat, message, control, status):
     view = view_of(number, seat)
     if not view.entering:
         return not_open(number)
+    if seat in view.hidden:
+        # The hand is entered on its own phone now: drawn as private, with no control put back.
+        return regions(view, "_tabs", "_check", "_hand", "_bar_message", status=status, bar_text="")
     return regions(view, "_control", "_bar_message", status=status, control=control, message_text=message,
                     bar_text="")
 
