@@ -1,7 +1,6 @@
-"""Club nights: more players than one table. Who is here, each stage's seating (drawn by the rule
-engine, two players swapped by the organiser before it starts), a game per table when it starts,
-and the night's live leaderboard. Every refusal is a `Refused` with the sentence to show."""
-import dataclasses
+"""Club nights: more players than one table. The night and who is here, and its live leaderboard;
+its stages (drawn, swapped, started) and its finish are in `club_night_stages`. Every refusal is a
+`Refused` with the sentence to show."""
 import secrets
 from dataclasses import dataclass
 
@@ -10,10 +9,7 @@ from scoring import names as name_rule
 from scoring.club_night import NightError, Seating, TableScore
 from store import club_nights as night_store
 from store import crews as crew_store
-from store import games as game_store
 from store import write
-
-from .games import house_rules
 
 
 class Refused(Exception):
@@ -123,92 +119,6 @@ def _present(night):
     return [player["id"] for player in night["players"] if player["here"]]
 
 
-def draw_stage(night):
-    """Draw the next stage's seating from who is here now; returns its number."""
-    with write() as db:
-        found = night_store.stages(night["id"], db)
-        if found and found[-1]["status"] == "planned":
-            raise Refused(f"Stage {found[-1]['number']} is drawn already: start it, or swap players in it.")
-        if found and _unfinished(found[-1]):
-            left = [str(n) for n in _unfinished(found[-1])]
-            tables = f"tables {', '.join(left[:-1])} and {left[-1]}" if len(left) > 1 else f"table {left[0]}"
-            raise Refused(f"Stage {found[-1]['number']} is still being played at {tables}: "
-                          "draw the next stage when every table's game is over.")
-        if len(found) >= club_night.MAX_STAGES:
-            raise Refused(f"A night has at most {club_night.MAX_STAGES} stages.")
-        present = _present(night_store.night(night["crew_id"], night["id"], db))
-        try:
-            seating = club_night.draw_seating(present, [_seating(stage) for stage in found],
-                                              seed=night["seed"] * 1000 + len(found) + 1)
-        except NightError as error:
-            raise Refused(f"{error}: add players who are here, or mark them back.", "players") from None
-        number = len(found) + 1
-        night_store.add_stage(db, night["id"], number, seating)
-        night_store.log(db, night["id"], "drawn", f"Stage {number} drawn for {len(present)} players")
-        night_store.bump(db, night["id"])
-    return number
-
-
-def swap(night, number, a, b):
-    """Swap two players' places in a drawn stage that has not started."""
-    names = _names(night)
-    with write() as db:
-        stage = _planned(db, night, number)
-        try:
-            seating = club_night.swap(_seating(stage), a, b)
-        except NightError as error:
-            raise Refused(f"{error}.", "swap", 422) from None
-        night_store.put_places(db, night["id"], number, seating)
-        text = f"Stage {number}: {names[a]} and {names[b]} swapped places"
-        night_store.log(db, night["id"], "swapped", text)
-        night_store.bump(db, night["id"])
-    return text
-
-
-def start_stage(night, crew, number):
-    """Start a drawn stage: one ordinary game per table, seated as drawn, seat 1 dealing first.
-    A stage of hands is a game cut to that many hands (whichever comes first with the goal)."""
-    rules = house_rules(crew)
-    if night["format"] == "hands":
-        rules = dataclasses.replace(rules, hand_limit=night["stage_hands"])
-    names = _names(night)
-    with write() as db:
-        stage = _planned(db, night, number)
-        here = set(_present(night_store.night(night["crew_id"], night["id"], db)))
-        seating = _seating(stage)
-        gone = [names[p] for p in seating.players if p not in here]
-        if gone:
-            raise Refused(f"{', '.join(gone)} left after the draw: draw the stage again.")
-        games = {}
-        for table_no, table in enumerate(seating.tables, start=1):
-            games[table_no] = game_store.insert_game(db, crew["id"], [names[p] for p in table], 0, rules)
-        night_store.start_stage(db, night["id"], number, games)
-        night_store.log(db, night["id"], "started", f"Stage {number} started at {len(games)} tables")
-        night_store.bump(db, night["id"])
-    return games
-
-
-def _planned(db, night, number):
-    found = {stage["number"]: stage for stage in night_store.stages(night["id"], db)}
-    stage = found.get(number)
-    if stage is None:
-        raise Refused(f"There is no stage {number} yet.", status=404)
-    if stage["status"] != "planned":
-        raise Refused(f"Stage {number} has started: its seats are its games' now "
-                      "(a table that sat wrong can swap seats on its scoreboard).")
-    return stage
-
-
-def redraw(night, number):
-    """Throw away a drawn stage that has not started (after arrivals or departures)."""
-    with write() as db:
-        _planned(db, night, number)
-        db.execute("DELETE FROM club_night_places WHERE night_id = ? AND stage = ?", [night["id"], number])
-        db.execute("DELETE FROM club_night_stages WHERE night_id = ? AND number = ?", [night["id"], number])
-        night_store.log(db, night["id"], "undrawn", f"Stage {number} drawn again")
-    return draw_stage(night_store.night(night["crew_id"], night["id"]))
-
-
 # --- Who is here ----------------------------------------------------------------------------
 
 def add_player(night, name):
@@ -221,6 +131,7 @@ def add_player(night, name):
     if len(night["players"]) >= club_night.MAX_PLAYERS:
         raise Refused(f"A night seats at most {club_night.MAX_PLAYERS} players.", "name", 422)
     with write() as db:
+        _still_open(db, night, "name")
         night_store.add_player(db, night["crew_id"], night["id"], name)
         night_store.log(db, night["id"], "arrived", f"{name} joined")
         night_store.bump(db, night["id"])
@@ -232,6 +143,7 @@ def set_here(night, player_id, here):
     if player_id not in names:
         raise Refused("That player is not on tonight's list.", status=404)
     with write() as db:
+        _still_open(db, night, f"here-{player_id}")
         if not here:
             for stage in night_store.stages(night["id"], db):
                 for table_no, game in stage["tables"].items():
@@ -240,10 +152,23 @@ def set_here(night, player_id, here):
                                       f"{stage['number']}: they can leave once that table's game is over.",
                                       f"here-{player_id}")
         night_store.set_here(db, night["id"], player_id, here)
-        night_store.log(db, night["id"], "back" if here else "left",
-                        f"{names[player_id]} {'is back' if here else 'left'}")
+        name = names[player_id]
+        night_store.log_again(db, night["id"], ("back", "left") if here else ("left", "back"),
+                              f"{name} {'is back' if here else 'left'}",
+                              lambda line: line in (f"{name} left", f"{name} is back"), "changes")
         night_store.bump(db, night["id"])
     return names[player_id]
+
+
+def _still_open(db, night, field):
+    if night_store.finished(db, night["id"]):
+        raise Refused("The night is over: its standings are final, and nobody joins or leaves it now.", field)
+
+
+def count_names(names):
+    """How many players the new-night form names (the crew's players tapped and the names typed),
+    each counted once: what "N players here" says while the form is filled in."""
+    return len({name_rule.key(name) for name in map(name_rule.clean, names) if name})
 
 
 # --- The leaderboard ------------------------------------------------------------------------
@@ -263,21 +188,29 @@ def leaderboard(night, found=None):
     where = _where_now(found)
     return Board(
         lines=[{"place": line.place, "name": names[line.player], "points": line.points, "hands": line.hands,
-                "per_hand": line.per_hand, "placement": line.placement, "where": where.get(line.player, "")}
+                "per_hand": line.per_hand, "per_hand_text": club_night.per_hand_text(line.per_hand),
+                "placement": line.placement, "where": where.get(line.player, "")}
                for line in lines],
-        stage_note=_stage_note(found),
+        stage_note=_stage_note(found, night.get("finished")),
     )
 
 
 def _where_now(found):
-    """Where each player is in the latest stage: "Table 2", or "Sitting out"."""
-    if not found:
+    """Where each player is now: at the drawn stage's table, or at the table of the stage in play
+    whose game is still being played ("Table 2"), or sitting that stage out; nowhere once the
+    stage is over."""
+    if not found or (found[-1]["status"] != "planned" and not _unfinished(found[-1])):
         return {}
-    return {place["player_id"]: f"Table {place['table_no']}" if place["table_no"] else "Sitting out"
-            for place in found[-1]["places"]}
+    stage = found[-1]
+    playing = set(_unfinished(stage))
+    return {place["player_id"]: "Sitting out" if place["table_no"] is None else f"Table {place['table_no']}"
+            for place in stage["places"]
+            if place["table_no"] is None or stage["status"] == "planned" or place["table_no"] in playing}
 
 
-def _stage_note(found):
+def _stage_note(found, finished=None):
+    if finished:
+        return f"The night is over: final standings after {len(found)} stage{'' if len(found) == 1 else 's'}."
     if not found:
         return "No stage drawn yet."
     stage = found[-1]

@@ -1,9 +1,11 @@
 """Club nights: the night, who is here, each stage's places and tables, the organiser's log, and the
 one read the leaderboard's live poll makes."""
 import json
+import re
 
 from . import get_db, now
 from .crews import player_ids_for_names
+from .lists import AMONG, listed
 
 
 def create(db, crew_id, name, format, stage_hands, ranking, seed, names):
@@ -26,6 +28,7 @@ def night(crew_id, night_id, db=None):
     if not rows:
         return None
     found = rows[0]
+    found["finished"] = finished(db, night_id)
     found["players"] = list(db.query(
         "SELECT players.id, players.name, club_night_players.here FROM club_night_players"
         " JOIN players ON players.id = club_night_players.player_id WHERE night_id = ?"
@@ -107,6 +110,26 @@ def table_of_game(game_id):
     return rows[0] if rows else None
 
 
+def finished(db, night_id):
+    """When the night was finished (its log's "finished" line: a night finishes once and then takes
+    no change, so the log is where it is kept, and an export's log brings it back), or None."""
+    row = db.execute("SELECT at FROM club_night_changes WHERE night_id = ? AND action = 'finished'"
+                     " ORDER BY id DESC LIMIT 1", [night_id]).fetchone()
+    return row[0] if row else None
+
+
+def running_tables(db, night_id, player_ids):
+    """Where any of these players sits at a table of another club night whose game is still being
+    played: (player id, night name, stage, table) rows."""
+    return list(db.query(
+        "SELECT seats.player_id, club_nights.name, club_night_tables.stage, club_night_tables.table_no"
+        " FROM club_night_tables JOIN games ON games.id = club_night_tables.game_id"
+        " JOIN seats ON seats.game_id = games.id JOIN club_nights ON club_nights.id = club_night_tables.night_id"
+        f" WHERE games.status = 'playing' AND club_night_tables.night_id != ? AND seats.player_id {AMONG}"
+        " ORDER BY club_night_tables.night_id, club_night_tables.stage, club_night_tables.table_no",
+        [night_id, listed(player_ids)]))
+
+
 def changes(night_id):
     return list(get_db().query("SELECT * FROM club_night_changes WHERE night_id = ? ORDER BY id", [night_id]))
 
@@ -120,6 +143,30 @@ def bump(db, night_id):
 def log(db, night_id, action, detail):
     db.execute("INSERT INTO club_night_changes (night_id, at, action, detail) VALUES (?, ?, ?, ?)",
                [night_id, now(), action, detail])
+
+
+_COUNTED = re.compile(r"^(.*) · (\d+) [a-z]+$")
+
+
+def log_again(db, night_id, actions, detail, same, unit):
+    """Log a step of the night, or count it on the line the same step already has since the last
+    stage started: of this gap's lines whose action is in `actions`, the newest whose text (less its
+    count) `same` accepts takes `detail` with the count one more ("· 3 swaps", `unit` the word).
+    So drawing again, swapping and a player leaving and coming back, in any order and any number
+    of times, leave one line each per stage (bounded as a round's history is, and far below the
+    100,000 lines a restore takes: 20 stages of at most a drawing, a swap and 200 players' lines)."""
+    rows = db.execute(
+        "SELECT id, detail FROM club_night_changes WHERE night_id = ? AND id > (SELECT coalesce(max(id), 0)"
+        f" FROM club_night_changes WHERE night_id = ? AND action = 'started') AND action {AMONG} ORDER BY id DESC",
+        [night_id, night_id, listed(actions)]).fetchall()
+    for row_id, text in rows:
+        counted = _COUNTED.match(text)
+        base, times = (counted.group(1), int(counted.group(2))) if counted else (text, 1)
+        if same(base):
+            db.execute("UPDATE club_night_changes SET at = ?, action = ?, detail = ? WHERE id = ?",
+                       [now(), actions[0], f"{detail} · {times + 1} {unit}", row_id])
+            return
+    log(db, night_id, actions[0], detail)
 
 
 def add_player(db, crew_id, night_id, name):
@@ -140,6 +187,18 @@ def add_stage(db, night_id, number, seating):
     db.execute("INSERT INTO club_night_stages (night_id, number, status, drawn) VALUES (?, ?, 'planned', ?)",
                [night_id, number, now()])
     put_places(db, night_id, number, seating)
+
+
+def redraw_stage(db, night_id, number, seating):
+    """A planned stage drawn again: its places replaced, its time of drawing now."""
+    db.execute("UPDATE club_night_stages SET drawn = ? WHERE night_id = ? AND number = ?", [now(), night_id, number])
+    put_places(db, night_id, number, seating)
+
+
+def drop_stage(db, night_id, number):
+    """A planned stage that never started, thrown away (a night finished before it)."""
+    db.execute("DELETE FROM club_night_places WHERE night_id = ? AND stage = ?", [night_id, number])
+    db.execute("DELETE FROM club_night_stages WHERE night_id = ? AND number = ?", [night_id, number])
 
 
 def put_places(db, night_id, number, seating):

@@ -8,7 +8,8 @@ from scoring import club_night
 from services import club_nights as night_service
 from store import crews as crew_store
 from support.html_text import element_text, select, texts
-from support.club_nights import NINE, board, names_by_id, new_night, night, night_of, play_round  # noqa: F401
+from support.club_nights import (NINE, board, names_by_id, new_night, night, night_of, night_version,  # noqa: F401
+                                 play_round)
 
 
 def test_a_night_of_nine_over_three_stages_of_two_hands(app, client, crew, night):
@@ -63,7 +64,8 @@ def test_swap_before_the_start_is_recorded_and_refused_after(app, client, crew, 
     names = names_by_id(found)
     before = night_service.seating(stages[-1])
     a, b = before.tables[0][0], before.tables[1][3]
-    response = client.post(night + "/stages/1/swap", data={"first": a, "second": b},
+    response = client.post(night + "/stages/1/swap", data={"first": a, "second": b,
+                                                           "version": night_version(client, night)},
                            headers={"HX-Request": "true"})
     assert response.status_code == 200
     assert element_text(response, "#note-swap") == f"Stage 1: {names[a]} and {names[b]} swapped places."
@@ -72,11 +74,13 @@ def test_swap_before_the_start_is_recorded_and_refused_after(app, client, crew, 
     assert after.tables[0][0] == b and after.tables[1][3] == a
     with app.app_context():
         assert [c["detail"] for c in night_service.changes(found)][-1] == f"Stage 1: {names[a]} and {names[b]} swapped places"
-    response = client.post(night + "/stages/1/swap", data={"first": a, "second": a})
+    response = client.post(night + "/stages/1/swap", data={"first": a, "second": a,
+                                                           "version": night_version(client, night)})
     assert response.status_code == 422
     assert element_text(response, "#note-swap") == "Pick two different players to swap."
+    version = night_version(client, night)
     client.post(night + "/stages/1/start")
-    response = client.post(night + "/stages/1/swap", data={"first": a, "second": b})
+    response = client.post(night + "/stages/1/swap", data={"first": a, "second": b, "version": version})
     assert response.status_code == 409
     assert "Stage 1 has started" in element_text(response, "#note-stage")
     found, stages = night_of(app, night)
@@ -189,7 +193,8 @@ def test_a_club_night_goes_out_in_the_export_and_comes_back_identical(app, clien
     client.post(night + "/stages")
     found, stages = night_of(app, night)
     plan = night_service.seating(stages[-1])
-    client.post(night + "/stages/1/swap", data={"first": plan.tables[0][1], "second": plan.sitting_out[0]})
+    assert client.post(night + "/stages/1/swap", data={"first": plan.tables[0][1], "second": plan.sitting_out[0],
+                                                       "version": night_version(client, night)}).status_code == 303
     client.post(night + "/stages/1/start")
     found, stages = night_of(app, night)
     play_round(app, crew, stages[-1]["tables"][1]["game_id"], (0, 1, 2, 3))

@@ -7,11 +7,13 @@ from collections import OrderedDict
 import segno
 from flask import Blueprint, abort, flash, make_response, request, url_for
 from flask_wtf import FlaskForm
+from web.access import CREW, allow
 from wtforms import (IntegerField, RadioField, SelectChoice, SelectField, SelectMultipleField, StringField,
                      TextAreaField)
-from wtforms.validators import Length, NumberRange, Optional
+from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
 from scoring import NAME_MAX, club_night
+from services import club_night_stages as stage_service
 from services import club_nights as night_service
 from services import crews as crew_service
 
@@ -63,6 +65,7 @@ class PlayerForm(FlaskForm):
 class SwapForm(FlaskForm):
     first = SelectField("Swap", coerce=int, validate_choice=False)
     second = SelectField("with", coerce=int, validate_choice=False)
+    version = IntegerField(validators=[InputRequired()])  # the night as the page showed it: a stale swap is a 409
 
 
 def load_night(token, night_id):
@@ -86,6 +89,7 @@ def night_page(token, night_id, status=200, block=None, forms=None, mark=None):
     swap_form.first.choices = swap_form.second.choices = sorted(names.items(), key=lambda item: item[1].casefold())
     if not swap_form.is_submitted() and len(names) > 1:
         swap_form.second.data = swap_form.second.choices[1][0]  # two different players to start from
+    swap_form.version.data = night["version"]  # a refused stale swap's page can swap at once
     current = stages[-1] if stages else None
     return render(
         "club_nights/show.html", block, status=status, crew=crew, night=night, stages=stages,
@@ -93,7 +97,8 @@ def night_page(token, night_id, status=200, block=None, forms=None, mark=None):
         qr={} if block == "live" and wants_fragment() else _table_codes(token, current),  # stand-ins: show.html
         player_form=forms.get("player") or PlayerForm(formdata=None),
         swap_form=swap_form, notice=forms.get("notice"), mark=mark,
-        ranking_name=club_night.RANKING_NAMES[night["ranking"]],
+        ranking_name=club_night.RANKING_NAMES[night["ranking"]], name_max=NAME_MAX,
+        drawable=not night["finished"] and len(stages) < club_night.MAX_STAGES,
     )
 
 
@@ -149,7 +154,19 @@ def night_new(token):
 def _new_page(crew, form, error=None, status=200):
     return render("club_nights/new.html", "night_form" if status != 200 else None, status=status, crew=crew,
                   form=form, error=error, players=crew_service.players(crew["id"]), names_max=NAMES_MAX,
-                  stage_hands_max=club_night.MAX_STAGE_HANDS)
+                  stage_hands_max=club_night.MAX_STAGE_HANDS, name_max=NAME_MAX,
+                  here_count=night_service.count_names(form.name_list()))
+
+
+@bp.post("/new/count")
+@allow(CREW)
+def night_count(token):
+    """"N players here" while the new-night form is filled in: htmx asks again as names are tapped
+    or typed (without JavaScript the form says it when it comes back). Nothing is saved."""
+    crew = load_crew(token)
+    form = NightForm()
+    return render("club_nights/new.html", "here_count", crew=crew, form=form,
+                  here_count=night_service.count_names(form.name_list()))
 
 
 @bp.post("")
@@ -289,7 +306,7 @@ def player_here(token, night_id, player_id):
 def stage_draw(token, night_id):
     crew, night = load_night(token, night_id)
     try:
-        number = night_service.draw_stage(night)
+        number = stage_service.draw_stage(night)
     except night_service.Refused as error:
         return refused(token, night_id, error)
     return done(token, night_id, f"Stage {number} drawn: check the seats, swap two players if needed, then start it.",
@@ -300,7 +317,7 @@ def stage_draw(token, night_id):
 def stage_redraw(token, night_id, number):
     crew, night = load_night(token, night_id)
     try:
-        night_service.redraw(night, number)
+        stage_service.redraw(night, number)
     except night_service.Refused as error:
         return refused(token, night_id, error)
     return done(token, night_id, f"Stage {number} drawn again from who is here now.", "stage")
@@ -313,7 +330,7 @@ def stage_swap(token, night_id, number):
     try:
         if not form.validate_on_submit():
             raise night_service.Refused("Pick the two players to swap.", "swap", 422)
-        text = night_service.swap(night, number, form.first.data, form.second.data)
+        text = stage_service.swap(night, number, form.first.data, form.second.data, form.version.data)
     except night_service.Refused as error:
         return refused(token, night_id, error, {"swap": form})
     return done(token, night_id, text + ".", "swap")
@@ -323,8 +340,20 @@ def stage_swap(token, night_id, number):
 def stage_start(token, night_id, number):
     crew, night = load_night(token, night_id)
     try:
-        games = night_service.start_stage(night, crew, number)
+        games = stage_service.start_stage(night, crew, number)
     except night_service.Refused as error:
         return refused(token, night_id, error)
-    return done(token, night_id, f"Stage {number} started at {len(games)} tables: each table scans its own code.",
-                "stage")
+    tables = f"{len(games)} table{'' if len(games) == 1 else 's'}"
+    return done(token, night_id, f"Stage {number} started at {tables}: each table scans its own code.", "stage")
+
+
+@bp.post("/<int:night_id>/finish")
+@allow(CREW)
+def night_finish(token, night_id):
+    """The organiser finishes the night: its standings are final, and it takes no more stages."""
+    crew, night = load_night(token, night_id)
+    try:
+        stage_service.finish(night)
+    except night_service.Refused as error:
+        return refused(token, night_id, error)
+    return done(token, night_id, "The night is over: these are its final standings.", "stage")

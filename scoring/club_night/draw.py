@@ -8,8 +8,8 @@ from collections.abc import Hashable, Sequence
 from math import comb
 
 from ..rounds import PLAYERS
-from .rules import (EXHAUSTIVE_LIMIT, LOOKAHEAD_LIMIT, LOOKAHEAD_OPTIONS, RESTARTS, Record, Seating,
-                    check_present, sit_out_count)
+from .rules import (DRAW_AGAIN_TRIES, EXHAUSTIVE_LIMIT, LOOKAHEAD_LIMIT, LOOKAHEAD_OPTIONS, RESTARTS, Record,
+                    Seating, check_present, sit_out_count)
 
 def draw_seating(present: Sequence[Hashable], earlier: Sequence[Seating] = (), seed: int = 0) -> Seating:
     """Seat the players here for the next stage.
@@ -42,6 +42,36 @@ def draw_seating(present: Sequence[Hashable], earlier: Sequence[Seating] = (), s
         cost, tables, sitting_out = best
     seated = tuple(_seat_order(table, record) for table in tables)
     return Seating(tables=seated, sitting_out=tuple(p for p in order if p in sitting_out))
+
+
+def same_seating(a: Seating, b: Seating) -> bool:
+    """Whether two seatings put everyone in the same place: the same tables, each in the same seat
+    order from the same first dealer, and the same players sitting out (table numbers aside)."""
+    return set(a.tables) == set(b.tables) and set(a.sitting_out) == set(b.sitting_out)
+
+
+def draw_anew(present: Sequence[Hashable], earlier: Sequence[Seating], seeds: Sequence[int],
+              shown: Seating) -> Seating:
+    """"Draw again": the draw from each seed in turn (at most DRAW_AGAIN_TRIES) until one seats
+    the players differently from the seating `shown` and repeats no more earlier meetings or
+    left-hand neighbours than the first seed's draw does. When none of the tries finds one, the
+    first seed's draw: then the seating shown is as good as it gets, and likely the only one."""
+    first = None
+    for seed in list(seeds)[:DRAW_AGAIN_TRIES]:
+        drawn = draw_seating(present, earlier, seed=seed)
+        first = first or drawn
+        if not same_seating(drawn, shown) and _repeats(drawn, earlier) <= _repeats(first, earlier):
+            return drawn
+    return first
+
+
+def _repeats(seating, earlier):
+    """A seating's repeats of the stages before it: (meetings at a table, left-hand neighbours)."""
+    record = Record.of(earlier)
+    meetings = sum(_table_cost(table, record) for table in seating.tables)
+    left = sum(record.left_of.get((table[s], table[(s + 1) % len(table)]), 0)
+               for table in seating.tables for s in range(len(table)))
+    return (meetings, left)
 
 
 def _costing(record):

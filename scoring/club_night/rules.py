@@ -26,6 +26,8 @@ RESTARTS = 4
 # Small nights also look one stage ahead when that is at most this many splits to try.
 LOOKAHEAD_LIMIT = 200_000
 LOOKAHEAD_OPTIONS = 48  # of the best splits now, this many are looked ahead from
+# "Draw again" tries this many seeds for a seating other than the one shown, as good as the first.
+DRAW_AGAIN_TRIES = 4
 
 class NightError(ValueError):
     """A night, a stage or a seating that the rules do not allow."""

@@ -39,6 +39,11 @@ def names_by_id(night):
     return {player["id"]: player["name"] for player in night["players"]}
 
 
+def night_version(client, night_url):
+    """The night's version as its page carries it (the swap form's hidden field)."""
+    return select(client.get(night_url), ".swap-form input[name=version]")[0].get("value")
+
+
 def board(client, night_url):
     """The leaderboard as the night page shows it: name -> (place, points, hands)."""
     page = client.get(night_url)

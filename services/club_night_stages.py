@@ -1,0 +1,217 @@
+"""A club night's stages: drawing one (and drawing it again), swapping two players before it
+starts, starting it (a game a table), and finishing the night. Every refusal is a `Refused` with
+the sentence to show.
+
+A draw searches outside the write transaction (a big night's search would otherwise hold every
+crew's saves behind the server-wide write lock): it reads the night, draws, and then writes in a
+short transaction only if what it read is still so; if the night changed meanwhile it draws once
+more from the new night, and after a second change it is refused (409, "draw it again")."""
+import dataclasses
+
+from scoring import club_night
+from scoring.club_night import NightError
+from store import club_nights as night_store
+from store import games as game_store
+from store import write
+
+from .club_nights import Refused, _names, _present, _seating, _unfinished
+from .games import house_rules
+
+
+def _snapshot(night, db=None):
+    """What a draw depends on, read together: the night's version (arrivals, departures, draws,
+    swaps, starts), who is here, and each stage as stored with its tables' games' seats and
+    statuses (a "we sat wrong" repair or a game ending moves no night version)."""
+    found = night_store.night(night["crew_id"], night["id"], db)
+    stages = night_store.stages(night["id"], db)
+    shape = tuple((stage["number"], stage["status"], _seating(stage),
+                   tuple((n, game["status"]) for n, game in sorted(stage["tables"].items()))) for stage in stages)
+    return (found["version"], found["finished"], tuple(_present(found)), shape), found, stages
+
+
+def _open(found):
+    if found["finished"]:
+        raise Refused("The night is over: it takes no more stages, and its standings stay as they are.")
+
+
+def _tables(numbers):
+    numbers = [str(n) for n in numbers]
+    return f"tables {', '.join(numbers[:-1])} and {numbers[-1]}" if len(numbers) > 1 else f"table {numbers[0]}"
+
+
+def _drawable(found, stages):
+    """Refuse a draw the night cannot take now (over, a stage drawn or playing, no stages left)."""
+    _open(found)
+    if stages and stages[-1]["status"] == "planned":
+        raise Refused(f"Stage {stages[-1]['number']} is drawn already: start it, or swap players in it.")
+    if stages and _unfinished(stages[-1]):
+        raise Refused(f"Stage {stages[-1]['number']} is still being played at {_tables(_unfinished(stages[-1]))}: "
+                      "draw the next stage when every table's game is over.")
+    if len(stages) >= club_night.MAX_STAGES:
+        raise Refused(f"A night has at most {club_night.MAX_STAGES} stages.")
+
+
+def _searched(night, plan, write_it):
+    """Read, search with `plan(found, stages)` outside any transaction, then `write_it(db, found,
+    stages, seating)` in one if the night is as it was read; once more if it changed."""
+    for _ in range(2):
+        seen, found, stages = _snapshot(night)
+        seating = plan(found, stages)
+        with write() as db:
+            if _snapshot(night, db)[0] == seen:
+                return write_it(db, found, stages, seating)
+    raise Refused(f"The night changed while stage {_drawing_number(stages)} was being drawn: draw it again.")
+
+
+def _drawing_number(stages):
+    return stages[-1]["number"] if stages and stages[-1]["status"] == "planned" else len(stages) + 1
+
+
+def _draw(present, earlier, seed):
+    try:
+        return club_night.draw_seating(present, earlier, seed=seed)
+    except NightError as error:
+        raise Refused(f"{error}: add players who are here, or mark them back.", "players") from None
+
+
+def draw_stage(night):
+    """Draw the next stage's seating from who is here now; returns its number. The first draw of a
+    stage is seeded by the night and the stage's number, so it is reproducible."""
+    def plan(found, stages):
+        _drawable(found, stages)
+        return _draw(_present(found), [_seating(stage) for stage in stages], night["seed"] * 1000 + len(stages) + 1)
+
+    def write_it(db, found, stages, seating):
+        number = len(stages) + 1
+        night_store.add_stage(db, night["id"], number, seating)
+        _log_drawn(db, night["id"], number, len(seating.players))
+        night_store.bump(db, night["id"])
+        return number
+    return _searched(night, plan, write_it)
+
+
+def _log_drawn(db, night_id, number, players):
+    night_store.log_again(db, night_id, ("drawn",), f"Stage {number} drawn for {players} players",
+                          lambda text: text.startswith(f"Stage {number} drawn "), "draws")
+
+
+def redraw(night, number):
+    """Draw a stage that has not started again, from who is here now: another seating than the one
+    shown when another as good exists (each draw again is seeded by the night's version, which
+    every change moves on)."""
+    def plan(found, stages):
+        _open(found)
+        stage = _planned_in(stages, number)
+        seeds = [((night["seed"] * 1000 + number) * 100_003 + found["version"]) * 7 + k for k in range(4)]
+        try:
+            return club_night.draw_anew(_present(found), [_seating(s) for s in stages if s["number"] < number],
+                                        seeds, _seating(stage))
+        except NightError as error:
+            raise Refused(f"{error}: add players who are here, or mark them back.", "players") from None
+
+    def write_it(db, found, stages, seating):
+        night_store.redraw_stage(db, night["id"], number, seating)
+        _log_drawn(db, night["id"], number, len(seating.players))
+        night_store.bump(db, night["id"])
+        return number
+    return _searched(night, plan, write_it)
+
+
+def swap(night, number, a, b, version):
+    """Swap two players' places in a drawn stage that has not started; refused (409) from a page
+    older than the night, as two organisers tapping the same swap would otherwise undo it."""
+    names = _names(night)
+    with write() as db:
+        found = night_store.night(night["crew_id"], night["id"], db)
+        _open(found)
+        stage = _planned_in(night_store.stages(night["id"], db), number)
+        if found["version"] != version:
+            raise Refused("The night changed since this page was drawn: look at the seating again, then swap.", "swap")
+        try:
+            seating = club_night.swap(_seating(stage), a, b)
+        except NightError as error:
+            raise Refused(f"{error}.", "swap", 422) from None
+        night_store.put_places(db, night["id"], number, seating)
+        text = f"Stage {number}: {names[a]} and {names[b]} swapped places"
+        night_store.log_again(db, night["id"], ("swapped",), text, lambda line: line.startswith(f"Stage {number}: "),
+                              "swaps")
+        night_store.bump(db, night["id"])
+    return text
+
+
+def start_stage(night, crew, number):
+    """Start a drawn stage: one ordinary game per table, seated as drawn, seat 1 dealing first.
+    A stage of hands is a game cut to that many hands (whichever comes first with the goal).
+    Refused while a player of it sits at another night's table still being played."""
+    rules = house_rules(crew)
+    if night["format"] == "hands":
+        rules = dataclasses.replace(rules, hand_limit=night["stage_hands"])
+    names = _names(night)
+    with write() as db:
+        found = night_store.night(night["crew_id"], night["id"], db)
+        _open(found)
+        stage = _planned_in(night_store.stages(night["id"], db), number)
+        here = set(_present(found))
+        seating = _seating(stage)
+        gone = [names[p] for p in seating.players if p not in here]
+        if gone:
+            raise Refused(f"{', '.join(gone)} left after the draw: draw the stage again.")
+        _refuse_two_tables(db, night, [p for table in seating.tables for p in table], names)
+        games = {}
+        for table_no, table in enumerate(seating.tables, start=1):
+            games[table_no] = game_store.insert_game(db, crew["id"], [names[p] for p in table], 0, rules)
+        night_store.start_stage(db, night["id"], number, games)
+        night_store.log(db, night["id"], "started", f"Stage {number} started at {_count(len(games), 'table')}")
+        night_store.bump(db, night["id"])
+    return games
+
+
+def _count(n, word):
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _refuse_two_tables(db, night, players, names):
+    """Nobody sits at two running tables: a player of this stage still at another night's table."""
+    busy = night_store.running_tables(db, night["id"], players)
+    if not busy:
+        return
+    first = busy[0]
+    who = list(dict.fromkeys(names[row["player_id"]] for row in busy))
+    named = " and ".join([", ".join(who[:-1]), who[-1]]) if len(who) > 1 else who[0]
+    where = f"table {first['table_no']} of {first['name']} (stage {first['stage']})"
+    if len(who) == 1:
+        raise Refused(f"{named} is playing at {where}: start this stage once that game is over, "
+                      f"or mark {named} as left and draw the stage again.")
+    raise Refused(f"{named} are playing at another night's tables ({names[first['player_id']]} at {where}): "
+                  "start this stage once those games are over, or mark them as left and draw the stage again.")
+
+
+def _planned_in(stages, number):
+    stage = {stage["number"]: stage for stage in stages}.get(number)
+    if stage is None:
+        raise Refused(f"There is no stage {number} yet.", status=404)
+    if stage["status"] != "planned":
+        raise Refused(f"Stage {number} has started: its seats are its games' now "
+                      "(a table that sat wrong can swap seats on its scoreboard).")
+    return stage
+
+
+def finish(night):
+    """Finish the night once no table plays: its standings are final and it takes no more stages.
+    A stage drawn but not started is thrown away (nobody played it)."""
+    with write() as db:
+        found = night_store.night(night["crew_id"], night["id"], db)
+        if found["finished"]:
+            raise Refused("The night is over already: its standings are final.")
+        stages = night_store.stages(night["id"], db)
+        played = len(stages)
+        detail = ""
+        if stages and stages[-1]["status"] == "planned":
+            night_store.drop_stage(db, night["id"], stages[-1]["number"])
+            played -= 1
+            detail = f" (stage {stages[-1]['number']}, drawn but not started, dropped)"
+        elif stages and _unfinished(stages[-1]):
+            raise Refused(f"Stage {stages[-1]['number']} is still being played at {_tables(_unfinished(stages[-1]))}: "
+                          "finish the night when every table's game is over.")
+        night_store.log(db, night["id"], "finished", f"The night finished after {_count(played, 'stage')}{detail}")
+        night_store.bump(db, night["id"])
