@@ -13,6 +13,7 @@ from support.apps import make_app
 from support.browser import PHONE, htmx_settled, shoot
 from support.club_nights import night_of, play_round
 from support.loopback import in_a_thread
+from support.organiser import MOVE_LIMIT, measured_tap
 from support.table import Table
 
 # Nine names of 40 characters: seven with one word of 24 letters or more that no space breaks, two
@@ -187,3 +188,41 @@ def test_every_refusal_is_said_inside_the_screen(site, page):
     expect(page.locator("#note-name")).to_be_visible()
     refusal_in_view(page, "#note-name", "late arrival")
 
+
+def organiser_tap(page, button, result, name):
+    """Tap `button` as a thumb finds it and check the answer: the control, or the sentence that
+    takes its place, moves at most 40 px; no other control lands under the thumb; the sentence
+    `result` is on the screen, whole. Returns the move."""
+    label = button.inner_text()
+    moved, under = measured_tap(page, button, lambda: expect(page.locator(result)).to_be_visible())
+    assert moved <= MOVE_LIMIT, f"{name} ({label}): moved {moved:.0f} px"
+    assert under is None, f"{name} ({label}): under the thumb now: {under}"
+    refusal_in_view(page, result, name)
+    return moved
+
+
+def test_the_organisers_taps_leave_the_thumb_where_it_was_with_the_answer_in_view(site, page):
+    base, urls, app = site
+    night = urls.fresh_night
+    page.goto(base + night)
+    moves = {}
+    moves["draw"] = organiser_tap(page, page.get_by_role("button", name="Draw stage 1"), "#note-stage", "draw")
+    expect(page.locator("#table-1")).to_be_in_viewport()
+    shoot(page, "sweep-organiser-drawn")
+    shoot(page, "sweep-organiser-drawn", dark=True)
+    page.select_option("#first", index=0)
+    page.select_option("#second", index=1)
+    moves["swap"] = organiser_tap(page, page.get_by_role("button", name="Swap these two"), "#note-swap", "swap")
+    moves["redraw"] = organiser_tap(page, page.get_by_role("button", name="Draw stage 1 again"), "#note-stage", "redraw")
+    expect(page.locator("#table-1")).to_be_in_viewport()
+    moves["start"] = organiser_tap(page, page.get_by_role("button", name="Start stage 1"), "#note-stage", "start")
+    page.screenshot(path="/tmp/started.png")
+    expect(page.locator("#table-1 .qr svg")).to_be_in_viewport()
+    shoot(page, "sweep-organiser-started")
+    shoot(page, "sweep-organiser-started", dark=True)
+    # A player at a table still playing cannot leave: refused next to the button.
+    player = page.locator("#players li", has_text=page.locator("#table-1 .seat-order li").first.inner_text().split(" dealt")[0])
+    moves["leaves"] = organiser_tap(page, player.get_by_role("button", name="Leaves"), f"#{player.get_attribute('id')} .error", "leaves")
+    page.fill("#name", "Zoë Late-Arrival")
+    moves["add"] = organiser_tap(page, page.get_by_role("button", name="Add to tonight"), "#note-name", "add")
+    print("organiser's taps, px moved:", moves)
