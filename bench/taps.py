@@ -17,6 +17,9 @@ Prints the taps of each round, their median and range, the largest move, and the
 median ≤ 25, exact median ≤ 40, seat mode ≤ 15 taps a phone a round, no move > 40 px. Exits 1 if a
 limit is missed.
 
+It also counts the organiser's taps on a club night of nine players over three stages, from the
+crew page to "Finish the night", each measured the same way (bench/night_taps.py).
+
     .venv/bin/python bench/taps.py [--rounds 8] [--seed 7]
 """
 import argparse
@@ -38,6 +41,7 @@ from app import create_app
 from scoring import DECK, SUITS
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the drivers in tests/support/
 from support.browser import CHROMIUM, CHROMIUM_ARGS, PHONE, SCOREBOARD_URL, Orchard, htmx_settled
+from night_taps import organiser_night  # the organiser's taps on a club night
 
 LIMITS = {"quick": 25, "exact": 40, "seat": 15}
 JUMP_LIMIT = 40
@@ -217,6 +221,7 @@ def main():
             quick = one_phone(browser, base, counter, "quick", quick_rounds)
             exact = one_phone(browser, base, counter, "exact", exact_rounds)
             seated = seat_mode(browser, base, counter, seat_rounds)
+            night = organiser_night(browser, base, app, counter)  # bench/night_taps.py
             browser.close()
         server.close()
 
@@ -230,6 +235,9 @@ def main():
     failed |= worst > LIMITS["seat"]
     print(f"seat mode: {len(seated)} rounds, four phones (quick), taps per phone "
           f"{[row for row in seated]}: most by one phone in a round {worst}, limit ≤ {LIMITS['seat']}")
+    lines, missed = night.report()
+    print("\n".join(lines))
+    failed |= missed
     biggest = max(counter.moves, default=(0, "-"))
     failed |= biggest[0] > JUMP_LIMIT or counter.typing > 0
     print(f"page moves over {len(counter.moves)} taps on round pages: largest {biggest[0]:.0f} px ({biggest[1]}), "
