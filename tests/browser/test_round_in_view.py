@@ -144,13 +144,21 @@ def test_a_seated_phone_is_never_told_to_wait_for_itself(browser, server, page):
             expect(who.page.locator(".seat.mine")).to_contain_text("this phone")
         ann.start_round(1)
         dan.page.goto(ann.page.url)
+        tabs_height = dan.page.locator("#tabs").evaluate("el => el.getBoundingClientRect().height")
         ann.counts(0, "10S", {"J": 2})
         ann.page.get_by_role("button", name="Ann’s hand is all in").tap()
         expect(ann.page.locator(".waiting")).to_have_text("Waiting for Dan.")
+        # Dan's phone hears it by its poll: Ann's tab says "secret ✓" on one line, so the sticky
+        # tabs keep their height and the hand below them stays where it was.
+        expect(dan.page.locator("#tab-0 .tab-score")).to_have_text("secret ✓", timeout=8_000)
+        assert dan.page.locator("#tabs").evaluate("el => el.getBoundingClientRect().height") == tabs_height
         dan.page.reload()
         check = dan.page.locator("#step-check")
         expect(check).not_to_contain_text("Waiting for Dan")
         expect(check.locator(".waiting")).to_have_text("Every other phone is all in; yours is the last.")
+        shoot_screen(dan.page, "seat-mode-own-phone-waits-for-none")
+        check.evaluate("el => el.scrollIntoView()")
+        shoot_screen(dan.page, "seat-mode-own-phone-check")
     finally:
         dan_context.close()
 
