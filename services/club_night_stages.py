@@ -18,15 +18,12 @@ from .club_nights import Refused, _names, _present, _seating, _unfinished
 from .games import house_rules
 
 
-def _snapshot(night, db=None):
-    """What a draw depends on, read together: the night's version (arrivals, departures, draws,
-    swaps, starts), who is here, and each stage as stored with its tables' games' seats and
-    statuses (a "we sat wrong" repair or a game ending moves no night version)."""
-    found = night_store.night(night["crew_id"], night["id"], db)
-    stages = night_store.stages(night["id"], db)
-    shape = tuple((stage["number"], stage["status"], _seating(stage),
-                   tuple((n, game["status"]) for n, game in sorted(stage["tables"].items()))) for stage in stages)
-    return (found["version"], found["finished"], tuple(_present(found)), shape), found, stages
+def _read(night):
+    """The night as a draw reads it, outside any transaction, after its mark (read first: a change
+    landing in between leaves the mark older than the night read, so the write is refused and the
+    stage drawn again, never written from a night that has moved on)."""
+    mark = night_store.draw_mark(night["id"])
+    return mark, night_store.night(night["crew_id"], night["id"]), night_store.stages(night["id"])
 
 
 def _open(found):
@@ -55,10 +52,10 @@ def _searched(night, plan, write_it):
     """Read, search with `plan(found, stages)` outside any transaction, then `write_it(db, found,
     stages, seating)` in one if the night is as it was read; once more if it changed."""
     for _ in range(2):
-        seen, found, stages = _snapshot(night)
+        mark, found, stages = _read(night)
         seating = plan(found, stages)
-        with write() as db:
-            if _snapshot(night, db)[0] == seen:
+        with write() as db:  # one short statement, then the stage's rows
+            if night_store.draw_mark(night["id"], db) == mark:
                 return write_it(db, found, stages, seating)
     raise Refused(f"The night changed while stage {_drawing_number(stages)} was being drawn: draw it again.")
 

@@ -118,6 +118,19 @@ def finished(db, night_id):
     return row[0] if row else None
 
 
+def draw_mark(night_id, db=None):
+    """All a draw depends on that can change, as one short mark in one statement: the night's
+    version (who is here, stages drawn, swapped, started, the finish) and its tables' games (their
+    versions, which any change to a game moves, and how many are still being played). A draw read
+    with a mark writes only if the mark is the same in its write."""
+    return tuple((db or get_db()).execute(
+        "SELECT club_nights.version, count(games.id), coalesce(sum(games.version), 0),"
+        " coalesce(sum(games.status = 'playing'), 0) FROM club_nights"
+        " LEFT JOIN club_night_tables ON club_night_tables.night_id = club_nights.id"
+        " LEFT JOIN games ON games.id = club_night_tables.game_id WHERE club_nights.id = ?"
+        " GROUP BY club_nights.id", [night_id]).fetchone() or ())
+
+
 def running_tables(db, night_id, player_ids):
     """Where any of these players sits at a table of another club night whose game is still being
     played: (player id, night name, stage, table) rows."""

@@ -241,4 +241,4 @@ def test_a_club_night_machine_tiny_run():
 
 @pytest.mark.fuzz
 def test_a_club_night_machine_long_run():
-    _run(examples=30, steps=50)
+    _run(examples=20, steps=50)
