@@ -103,8 +103,13 @@ SETTINGS = (
             "open connections held at once over all processes: a phone keeps one open between polls, "
             "so this is 1,000 phones with a spare each; more wait in the system's queue"),
     Setting("ORCHARD_CHANNEL_TIMEOUT", "20", _whole,
-            "seconds a connection may take to send a request's headers, and again its body (plus a "
-            "second per 64 KB it declares), else 408; an idle keep-alive connection closes after as long"),
+            "seconds a connection may take to send a request's headers, and again before its body must "
+            "keep arriving at 64 KB a second (a body that falls behind, or sends nothing, is cut off "
+            "with 408); an idle keep-alive connection closes after as long"),
+    Setting("ORCHARD_BODIES_PER_ADDRESS", "4", _whole,
+            "request bodies one address may have still arriving a second after their headers, in each "
+            "process (a restore upload, a slow form); one more is answered 429, so one address cannot "
+            "hold the connections"),
 )
 BY_NAME = {setting.name: setting for setting in SETTINGS}
 

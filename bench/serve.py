@@ -16,9 +16,10 @@ from support.loopback import ServerProcess
 
 
 @contextlib.contextmanager
-def served(database):
-    """`orchard serve` on a free loopback port with the database at `database`; stopped after."""
-    server = ServerProcess(database).start()
+def served(database, **env):
+    """`orchard serve` on a free loopback port with the database at `database` (and the settings in
+    `env`, e.g. ORCHARD_CONNECTION_LIMIT="40"); stopped after."""
+    server = ServerProcess(database, env=env).start()
     try:
         yield server
     finally:

@@ -5,27 +5,111 @@ as a stream that blocks the thread reading it, with no time limit (emmett-framew
 closed as "wontfix"): a client that sends its headers and then one byte every few seconds held one
 of the app's threads for as long as it liked, and two such clients held them all. Here the body is
 read on the event loop, which holds no thread while it waits; only a whole request goes to one of
-the app's threads, which runs the WSGI app and sends its answer. A body must arrive within the
-grace (ORCHARD_CHANNEL_TIMEOUT, the time the headers may take) plus a second for every
-BODY_MIN_RATE bytes it declares, or the answer is 408 and the connection is closed. A body larger
-than its page takes is never read: the app answers 413 from the Content-Length alone.
+the app's threads, which runs the WSGI app and sends its answer. A body larger than its page takes
+is never read: the app answers 413 from the Content-Length alone.
+
+A body read holds its connection, so no one may hold many (issue 38.6: the time a body had grew
+with the length it declared, and 44 uploads that declared 60 MB and sent nothing held the
+connections for 980 s):
+- it must keep arriving: once the grace is over (ORCHARD_CHANNEL_TIMEOUT, the time the headers may
+  take), a body that has delivered less than BODY_MIN_RATE bytes for each second past the grace is
+  cut off with 408 and the connection closed; one that sends nothing is cut off after the grace;
+- one address may have at most ORCHARD_BODIES_PER_ADDRESS bodies being read at once in this
+  process (behind ORCHARD_TRUSTED_PROXY, the address the proxy names); one more is answered 429 and
+  its connection closed. A body is counted once it has taken SETTLE_SECONDS: a phone's form comes
+  with its headers and is in at once, so phones behind one address (a club's Wi-Fi) tapping all at
+  once are never counted, and one more slow body is refused a second after its headers.
 """
 import asyncio
 import io
 import sys
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 
 # A phone's form is a few hundred bytes and comes with its headers; a restore upload of tens of
 # megabytes over a slow uplink (64 KB a second, about half a megabit) still arrives in time.
 BODY_MIN_RATE = 64 * 1024
 SLOW_BODY = (408, "The request took too long to arrive: try again.\n")
+# A body not in hand this long after its headers counts against its address's share.
+SETTLE_SECONDS = 1.0
+BUSY_ADDRESS = (429, "This address is already sending several requests to the server: wait for them "
+                     "to arrive, then try again.\n")
 NO_LENGTH = (411, "A request with a body must say its length (Content-Length).\n")
 BAD_LENGTH = (400, "That Content-Length is not a number of bytes.\n")
 
 
 def body_seconds(grace, length):
-    """How long a body of `length` bytes may take to arrive."""
+    """How long a body of `length` bytes may take to arrive at the slowest: the time by which the
+    first `length` bytes of any body must be in."""
     return grace + length / BODY_MIN_RATE
+
+
+class SlowBody(Exception):
+    """The body fell behind BODY_MIN_RATE after the grace."""
+
+
+class BusyAddress(Exception):
+    """The body's address already has its share of bodies being read."""
+
+
+class Share:
+    """One body's place among its address's bodies being read (`counts`), taken only once the body
+    is slow to arrive (`take`, which raises BusyAddress when the address has `cap` already)."""
+
+    def __init__(self, counts, address, cap):
+        self.counts, self.address, self.cap, self.taken = counts, address, cap, False
+
+    def take(self):
+        if self.counts[self.address] >= self.cap:
+            raise BusyAddress()
+        self.counts[self.address] += 1
+        self.taken = True
+
+    def give_back(self):
+        if self.taken:
+            self.counts[self.address] -= 1
+            if not self.counts[self.address]:
+                del self.counts[self.address]
+            self.taken = False
+
+
+async def read_body(protocol, length, grace, share=None):
+    """The body's `length` bytes, as they arrive; SlowBody once it falls behind (see the module's
+    docstring), BusyAddress when it is still arriving after SETTLE_SECONDS and `share` cannot be
+    taken, EOFError when the client leaves before all of it is in."""
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    chunks, received = [], [0]
+
+    async def take():
+        async for chunk in protocol:
+            chunks.append(chunk)
+            received[0] += len(chunk)
+            if received[0] >= length:
+                break
+
+    reading = asyncio.ensure_future(take())
+    try:
+        while not reading.done():
+            # Asleep until the body would fall behind (or must take its share), woken early when
+            # it is all in.
+            now = loop.time()
+            wake = started + body_seconds(grace, received[0]) - now
+            if wake <= 0:
+                raise SlowBody()
+            if share is not None and not share.taken:
+                settle = started + SETTLE_SECONDS - now
+                if settle <= 0:
+                    share.take()
+                    continue
+                wake = min(wake, settle)
+            await asyncio.wait([reading], timeout=wake)
+        reading.result()  # the client's going away is raised here
+    finally:
+        reading.cancel()
+    if received[0] < length:
+        raise EOFError("the client left before its body was in")
+    return b"".join(chunks)
 
 
 class BodyFirst:
@@ -35,10 +119,14 @@ class BodyFirst:
     bytes: a body it does not take is left unread and the app is called with an empty one (it
     answers 413 from the Content-Length)."""
 
-    def __init__(self, wsgi_app, threads, accepted, grace, multiprocess=False):
+    def __init__(self, wsgi_app, threads, accepted, grace, multiprocess=False, per_address=4,
+                 trusted_proxy=None):
         self.wsgi_app = wsgi_app
         self.accepted = accepted
         self.grace = grace
+        self.per_address = per_address
+        self.trusted_proxy = trusted_proxy
+        self.reading = Counter()  # address -> its slow bodies being read (on the loop: no lock)
         self.threads = ThreadPoolExecutor(threads, thread_name_prefix="orchard-app")
         self.base = {
             "SCRIPT_NAME": "",
@@ -63,15 +151,30 @@ class BodyFirst:
         elif not length.isdigit():
             return _plain(protocol, *BAD_LENGTH)
         elif int(length) and self.accepted(scope.path, scope.method, int(length)):
+            share = Share(self.reading, self._address(scope, headers), self.per_address)
             try:
-                body = await asyncio.wait_for(protocol(), body_seconds(self.grace, int(length)))
-            except asyncio.TimeoutError:
+                body = await read_body(protocol, int(length), self.grace, share)
+            except SlowBody:
                 return _plain(protocol, *SLOW_BODY)
+            except BusyAddress:
+                return _plain(protocol, *BUSY_ADDRESS)
             except Exception:  # the client went away mid-body: nobody is left to answer
                 return None
+            finally:
+                share.give_back()
         # The app's thread sends the answer itself (Granian's protocol takes it from any thread):
         # it leaves at once, not when this loop next gets Python's lock.
         await asyncio.wrap_future(self.threads.submit(self._call, self._environ(scope, headers, body), protocol))
+
+    def _address(self, scope, headers):
+        """The client's address; behind the trusted proxy, the last one its X-Forwarded-For names
+        (as web/security.py's TrustedProxy believes it)."""
+        address = scope.client.rpartition(":")[0].strip("[]")
+        if self.trusted_proxy and address == self.trusted_proxy:
+            forwarded = headers.get("x-forwarded-for")
+            if forwarded:
+                return forwarded.rsplit(",", 1)[-1].strip()
+        return address
 
     def _environ(self, scope, headers, body):
         """The request as WSGI (PEP 3333) describes it, as Granian's WSGI interface builds it."""

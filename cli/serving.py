@@ -29,7 +29,8 @@ def serve_settings(environ=None):
     needs them; one that cannot be read stops the start with one clear sentence."""
     try:
         numbers = {name: settings.read(name, environ) for name in (
-            "PORT", "ORCHARD_WORKERS", "ORCHARD_THREADS", "ORCHARD_CONNECTION_LIMIT", "ORCHARD_CHANNEL_TIMEOUT")}
+            "PORT", "ORCHARD_WORKERS", "ORCHARD_THREADS", "ORCHARD_CONNECTION_LIMIT", "ORCHARD_CHANNEL_TIMEOUT",
+            "ORCHARD_BODIES_PER_ADDRESS")}
         host = settings.read("HOST", environ)
     except settings.SettingError as error:
         raise SystemExit(str(error)) from None
@@ -43,6 +44,7 @@ def serve_settings(environ=None):
         # Granian counts connections per process; the kernel spreads them over the processes.
         "connections_per_worker": -(-numbers["ORCHARD_CONNECTION_LIMIT"] // workers),
         "channel_timeout": numbers["ORCHARD_CHANNEL_TIMEOUT"],
+        "bodies_per_address": numbers["ORCHARD_BODIES_PER_ADDRESS"],
     }
 
 
@@ -89,7 +91,8 @@ def worker_app():
     start_daily_backups(application.config["DATABASE"])  # in one worker of however many
     served = serve_settings()
     return BodyFirst(application, served["threads"], body_accepted(application),
-                     grace=served["channel_timeout"], multiprocess=served["workers"] > 1)
+                     grace=served["channel_timeout"], multiprocess=served["workers"] > 1,
+                     per_address=served["bodies_per_address"], trusted_proxy=application.config["TRUSTED_PROXY"])
 
 
 def _end_with_parent():

@@ -94,5 +94,6 @@ def test_an_unset_setting_is_its_declared_default():
         "PORT": 5000, "HOST": "0.0.0.0", "ORCHARD_DATABASE": "instance/orchard.db", "ORCHARD_PUBLIC_URL": None,
         "ORCHARD_PASSPHRASE": None, "ORCHARD_GUESS_LIMIT": "30 per minute", "ORCHARD_CREW_LIMIT": "30 per hour",
         "ORCHARD_SECURE_COOKIES": False, "ORCHARD_TRUSTED_PROXY": None, "ORCHARD_WORKERS": None,
-        "ORCHARD_THREADS": 2, "ORCHARD_CONNECTION_LIMIT": 2000, "ORCHARD_CHANNEL_TIMEOUT": 20}
+        "ORCHARD_THREADS": 2, "ORCHARD_CONNECTION_LIMIT": 2000, "ORCHARD_CHANNEL_TIMEOUT": 20,
+        "ORCHARD_BODIES_PER_ADDRESS": 4}
     assert settings.read("ORCHARD_WORKERS", {}) == settings.cores()

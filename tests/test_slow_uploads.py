@@ -1,0 +1,111 @@
+"""Slow uploads to /restore (issue 38.6): a body's time grew with the length it declared (980 s for
+60 MB), so one address declaring big uploads and sending nothing held the connections for a quarter
+of an hour, and phones went unanswered. Now one address may send only a few bodies at once (more are
+answered 429 at once), and a body must keep arriving at BODY_MIN_RATE once the grace is over."""
+import socket
+import time
+
+import pytest
+
+from cli.body_first import BODY_MIN_RATE
+from support.loopback import Phone, ServerProcess
+
+SIXTY_MB = 60 * 1024 * 1024
+
+
+def _upload(port, declared=SIXTY_MB, first=b""):
+    """A connection that sends a restore upload's headers, declaring `declared` bytes, and `first`."""
+    connection = socket.create_connection(("127.0.0.1", port), timeout=10)
+    connection.sendall(b"POST /restore HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\n"
+                       b"Content-Length: %d\r\n\r\n" % declared + first)
+    return connection
+
+
+def _status(connection, within):
+    """The status the server answered on `connection` within `within` seconds, or None."""
+    connection.settimeout(within)
+    try:
+        head = connection.recv(64)
+    except (socket.timeout, ConnectionResetError):
+        return None
+    return int(head.split(b" ")[1]) if head.startswith(b"HTTP/") else "closed"
+
+
+@pytest.fixture
+def server(tmp_path, request):
+    served = ServerProcess(tmp_path / "orchard.db", env=getattr(request, "param", {})).start()
+    yield served
+    served.stop()
+
+
+@pytest.mark.parametrize("server", [{"ORCHARD_WORKERS": "1", "ORCHARD_BODIES_PER_ADDRESS": "3"}], indirect=True)
+def test_one_address_sends_only_a_few_bodies_at_once_the_rest_are_answered_429(server):
+    held = [_upload(server.port) for _ in range(3)]
+    try:
+        time.sleep(0.3)
+        extra = [_upload(server.port) for _ in range(4)]
+        started = time.monotonic()
+        assert [_status(connection, 5) for connection in extra] == [429] * 4
+        assert time.monotonic() - started < 3  # at once, not after a deadline
+        assert [_status(connection, 0.2) for connection in held] == [None] * 3  # still being read
+        # Requests without a body are not counted, and a body is counted only while it is read.
+        assert Phone(server.base, timeout=5).get("/").status == 200
+    finally:
+        for connection in held + extra:
+            connection.close()
+    time.sleep(0.3)
+    assert Phone(server.base, timeout=5).start_crew("After the uploads").startswith("/c/")
+
+
+@pytest.mark.parametrize("server", [{"ORCHARD_CHANNEL_TIMEOUT": "2"}], indirect=True)
+def test_an_upload_that_stops_sending_is_cut_off_after_the_grace(server):
+    started = time.monotonic()
+    with _upload(server.port, first=b"--b\r\n" + b"x" * 1000) as connection:
+        assert _status(connection, 10) == 408
+    # The 2 s grace and the time its 1 KB pays for at BODY_MIN_RATE, not 2 s + 960 s for 60 MB.
+    assert time.monotonic() - started < 2 + 1005 / BODY_MIN_RATE + 1.5
+
+
+@pytest.mark.parametrize("server", [{"ORCHARD_CHANNEL_TIMEOUT": "2"}], indirect=True)
+def test_an_upload_arriving_steadily_above_the_rate_is_read_past_the_grace(server):
+    phone = Phone(server.base)
+    crew = phone.start_crew("Moving slowly")
+    export = phone.get(crew + "history/export.json").body.encode().rstrip() + b" " * (4 * BODY_MIN_RATE)
+    phone.get("/restore")
+    cookie = "; ".join(f"{name}={value}" for name, value in phone.client.cookies.items())
+    body = (b"--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"crew.json\"\r\n"
+            b"Content-Type: application/json\r\n\r\n" + export + b"\r\n--b--\r\n")
+    with socket.create_connection(("127.0.0.1", server.port), timeout=30) as connection:
+        connection.sendall(b"POST /restore HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; "
+                           b"boundary=b\r\nContent-Length: %d\r\nCookie: %s\r\nX-CSRFToken: %s\r\n\r\n"
+                           % (len(body), cookie.encode(), phone.csrf.encode()))
+        started = time.monotonic()
+        piece = BODY_MIN_RATE // 4
+        for start in range(0, len(body), piece):  # twice the rate, for longer than the grace
+            connection.sendall(body[start:start + piece])
+            time.sleep(0.125)
+        assert time.monotonic() - started > 2
+        connection.settimeout(30)
+        head = connection.recv(65536)
+    assert head.startswith(b"HTTP/1.1 303"), head[:300]
+    assert b"/c/" in head
+
+
+@pytest.mark.parametrize("server", [{"ORCHARD_CONNECTION_LIMIT": "40"}], indirect=True)
+def test_phones_are_answered_while_one_address_holds_44_silent_uploads(server):
+    """The issue's figures: 44 uploads declaring 60 MB and sending nothing; with 40 connections a
+    normal phone's GET / failed 9 of 19 times."""
+    held = [_upload(server.port) for _ in range(44)]
+    try:
+        time.sleep(0.5)
+        answers = []
+        for _ in range(19):
+            try:
+                answers.append(Phone(server.base, timeout=3).get("/").status)
+            except ConnectionError:
+                answers.append(None)
+        assert answers == [200] * 19
+    finally:
+        for connection in held:
+            connection.close()
+
