@@ -326,12 +326,17 @@ def mark_done(game, viewer, number, seat, done):
 
 def save(game, viewer, number, version):
     """Save the open round if it is unchanged since the phone showed it and the engine finds no
-    problem; returns the problems (empty when saved). Gone if it changed, GameError if the scores
-    would end the game before rounds already saved after it."""
+    problem; returns the problems (empty when saved). Gone if it changed, Refused while a hand held
+    on another phone is not all in, GameError if the scores would end the game before rounds
+    already saved after it."""
     with write() as db:
         entry = round_store.lock_open_number(db, game["id"], number)
         if entry["version"] != version:
             raise Gone()
+        waiting = [game["names"][s] for s in sorted(viewer.hidden_seats(entry)) if not entry["hands"][s]["done"]]
+        if waiting:
+            raise Refused(f"Waiting for {_join(waiting)}: a hand entered on its own phone is saved once that "
+                          "phone says it is all in.")
         return _save_if_complete(db, game, entry, viewer.label(game["names"]))
 
 

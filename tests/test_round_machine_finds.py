@@ -1,8 +1,7 @@
 """What the round machine (tests/test_round_machine.py) found, each as the example that shows it."""
 import pytest
 
-from support.html_text import select, text, text_of
-from support.round_secrets import leaks
+from support.html_text import field_value, notice, select, text_of
 
 NAMES = ("Ann", "Ben", "Cleo", "Dan")
 
@@ -28,3 +27,24 @@ def test_a_tap_on_a_hand_that_went_private_puts_back_no_control_of_it(two_phones
     assert [form.get("hx-post") for form in select(answer, "[hx-post*='/hands/0/']")] == []
     assert "Ann is entering this hand on their own phone." in text_of(answer)
     assert "3♦" not in text_of(answer)
+
+
+def test_a_round_is_not_saved_from_another_phone_before_a_held_hand_is_all_in(two_phones, table, app):
+    """The shared phone entered every hand by rank and shows "Save round 1"; Ben's phone takes his
+    seat to check his hand. The shared phone's save is refused until Ben's phone says all in:
+    a hand held on a phone is saved only once that phone said it is complete."""
+    _, shared, url = two_phones
+    shared.post(url + "/bid", data={"bidder": "0", "number": "1", "suit": "C"})
+    for seat, target in enumerate(["4S", "2S", "3S", "5S"]):
+        assert shared.post(url + f"/hands/{seat}/mode", data={"mode": "quick"}).status_code == 200
+        assert shared.post(url + f"/hands/{seat}/target", data={"target": target}).status_code == 200
+    version = field_value(shared.get(url), "version")
+    ben = app.test_client()
+    assert ben.post(table.game_url + "/seats/1").status_code == 200
+    refused = shared.post(url + "/save", data={"version": version}, headers={"HX-Request": "true"})
+    assert refused.status_code == 409
+    assert notice(refused) == ("Waiting for Ben: a hand entered on its own phone is saved once that phone "
+                               "says it is all in.")
+    assert "Totals after round 1" not in text_of(shared.get(url))
+    assert ben.post(url + "/hands/1/done", data={"done": "1"}).status_code == 200
+    assert "Totals after round 1" in text_of(ben.get(url))

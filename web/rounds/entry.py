@@ -274,6 +274,9 @@ def round_save(number):
     except GameError as error:
         return regions(view_of(number), "_check", status=409,
                         save_message=f"{error}: undo the later rounds first, then save this correction.")
+    except Refused as refused:
+        return regions(view_of(number, tab_arg()), "_check", "_bar_message", status=refused.status,
+                       bar_text=refused.message)
     except Gone:
         return page(
             view_of(number), status=409,
