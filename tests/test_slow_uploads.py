@@ -13,11 +13,12 @@ from support.loopback import Phone, ServerProcess
 SIXTY_MB = 60 * 1024 * 1024
 
 
-def _upload(port, declared=SIXTY_MB, first=b""):
+def _upload(port, declared=SIXTY_MB, first=b"", forwarded_for=None):
     """A connection that sends a restore upload's headers, declaring `declared` bytes, and `first`."""
     connection = socket.create_connection(("127.0.0.1", port), timeout=10)
+    proxy = b"X-Forwarded-For: %s\r\n" % forwarded_for.encode() if forwarded_for else b""
     connection.sendall(b"POST /restore HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\n"
-                       b"Content-Length: %d\r\n\r\n" % declared + first)
+                       b"%sContent-Length: %d\r\n\r\n" % (proxy, declared) + first)
     return connection
 
 
@@ -109,3 +110,18 @@ def test_phones_are_answered_while_one_address_holds_44_silent_uploads(server):
         for connection in held:
             connection.close()
 
+
+
+@pytest.mark.parametrize("server", [{"ORCHARD_WORKERS": "1", "ORCHARD_BODIES_PER_ADDRESS": "2",
+                                     "ORCHARD_TRUSTED_PROXY": "127.0.0.1"}], indirect=True)
+def test_behind_the_trusted_proxy_each_visitor_has_a_share_of_their_own(server):
+    """Every upload comes from the proxy's address; the address it names is the one counted."""
+    visitors = [_upload(server.port, forwarded_for=f"203.0.113.{n}") for n in range(4)]
+    one = [_upload(server.port, forwarded_for="198.51.100.7, 198.51.100.9") for _ in range(3)]
+    try:
+        time.sleep(0.3)
+        assert [_status(connection, 1.5) for connection in one].count(429) == 1
+        assert [_status(connection, 0.2) for connection in visitors] == [None] * 4
+    finally:
+        for connection in visitors + one:
+            connection.close()
