@@ -107,7 +107,7 @@ def test_a_phone_following_the_night_gets_new_controls_when_the_night_changes(ap
     changed = client.get(poll, headers={"HX-Request": "true"})
     assert changed.status_code == 200
     assert changed.headers.get("HX-Retarget") == "#night"
-    assert "Start stage 1" in texts(changed, "#stage button")
+    assert "Start stage 1" in texts(changed, "#night button")  # under the seating it starts
     assert organiser.post(night + "/stages/1/start").status_code == 303
     poll = select(client.get(night), "#live-night")[0].get("hx-get")
     found, stages = night_of(app, night)
