@@ -9,6 +9,8 @@ from store.integrity import first_problem
 # How often one process reads the whole file through for the probe (PRAGMA quick_check): a probe
 # asked more often is answered from the last look, so asking costs nothing.
 WHOLE_CHECK_SECONDS = 60
+# How often, at most, pages that failed as if the file were damaged have it read through.
+CONFIRM_SECONDS = 5
 DAMAGE_WORDS = ("malformed", "not a database")
 _damage = {}  # database file -> SQLite's complaint, once this process found the file damaged
 _looked = {}  # database file -> time.monotonic() of this process's last whole check
@@ -21,12 +23,17 @@ def damage(path):
 
 def confirmed_damage(error):
     """After a request failed with `error`: when it reads as a damaged file (SQLite's "malformed",
-    "not a database"), read the database through now, and remember what is wrong for every later
-    request of this process. None when the file is whole (the error came from elsewhere)."""
+    "not a database"), read the database through now (unless it was found whole within the last
+    CONFIRM_SECONDS: such errors, however many, cost a look every few seconds at most), and
+    remember what is wrong for every later request of this process. None when the file is whole."""
     if not isinstance(error, sqlite3.DatabaseError) or not any(word in str(error) for word in DAMAGE_WORDS):
         return None
     try:
-        return _look(store.get_db())
+        db = store.get_db()
+        looked = _looked.get(db.path)
+        if db.path not in _damage and looked is not None and time.monotonic() - looked < CONFIRM_SECONDS:
+            return None
+        return _damage.get(db.path) or _look(db)
     except sqlite3.Error:  # not even opened: not known to be damaged
         return None
 
