@@ -186,7 +186,9 @@
     held = null;
     if (!xhr || xhr.status === 0 || isPoll(event.detail.elt)) return;
     // The whole round drawn again (saved, replaced) or the next hand opened: a new view, not a move.
-    if (keep && !xhr.getResponseHeader("HX-Retarget") && !xhr.getResponseHeader("HX-Trigger-After-Settle")) {
+    // (A refusal puts its control back where it was; a stale view's notice above it is left to show.)
+    if (keep && xhr.status < 300 && !xhr.getResponseHeader("HX-Retarget") &&
+        !xhr.getResponseHeader("HX-Trigger-After-Settle")) {
       var now = document.getElementById(keep[0]);
       if (now && now.getClientRects().length) window.scrollBy(0, now.getBoundingClientRect().top - keep[1]);
     }
