@@ -19,6 +19,10 @@ def test_the_new_night_form_counts_who_is_here(client, crew, night):
     assert element_text(counted, "#here-count") == "4 players here"
     one = client.post(poll.get("hx-post"), data={"known": ["Ann"]}, headers=HX)
     assert element_text(one, "#here-count") == "1 player here"
+    # A plain post to the count (no htmx) is the whole form back, counted, not a server error.
+    plain = client.post(poll.get("hx-post"), data={"known": ["Ann"], "names": "Zoe"})
+    assert plain.status_code == 200 and element_text(plain, "#here-count") == "2 players here"
+    assert select(plain, "#night-form")
     # Without JavaScript the form says it when it comes back.
     back = client.post(crew + "club-nights", data={"name": "x", "known": ["Ann", "Bob"], "names": "Zoe",
                                                    "format": "hands", "stage_hands": "2", "ranking": "total"})

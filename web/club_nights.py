@@ -151,8 +151,8 @@ def night_new(token):
     return _new_page(crew, NightForm())
 
 
-def _new_page(crew, form, error=None, status=200):
-    return render("club_nights/new.html", "night_form" if status != 200 else None, status=status, crew=crew,
+def _new_page(crew, form, error=None, status=200, block=None):
+    return render("club_nights/new.html", block or ("night_form" if status != 200 else None), status=status, crew=crew,
                   form=form, error=error, players=crew_service.players(crew["id"]), names_max=NAMES_MAX,
                   stage_hands_max=club_night.MAX_STAGE_HANDS, name_max=NAME_MAX,
                   here_count=night_service.count_names(form.name_list()))
@@ -162,11 +162,8 @@ def _new_page(crew, form, error=None, status=200):
 @allow(CREW)
 def night_count(token):
     """"N players here" while the new-night form is filled in: htmx asks again as names are tapped
-    or typed (without JavaScript the form says it when it comes back). Nothing is saved."""
-    crew = load_crew(token)
-    form = NightForm()
-    return render("club_nights/new.html", "here_count", crew=crew, form=form,
-                  here_count=night_service.count_names(form.name_list()))
+    or typed; a plain post (no htmx) gets the whole form back, counted. Nothing is saved."""
+    return _new_page(load_crew(token), NightForm(), block="here_count")
 
 
 @bp.post("")
