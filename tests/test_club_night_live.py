@@ -132,3 +132,21 @@ def test_a_round_started_at_a_table_leaves_the_leaderboard_poll_a_204(app, clien
     play_round(app, crew, stages[-1]["tables"][1]["game_id"], (0, 1, 2, 3))
     assert client.get(poll).status_code == 200
     assert client.get(big).status_code == 200
+
+
+def test_the_leaderboard_poll_carries_no_form_of_one_phone(app, client, crew, night):
+    """The poll's board is drawn once and sent to every phone following the night: a form in it
+    would carry the first phone's CSRF token to the others, and their tap would be refused. So
+    "Start stage 2", under the seating, sits outside the polled part."""
+    client.post(night + "/stages")
+    client.post(night + "/stages/1/start")
+    found, stages = night_of(app, night)
+    for table in stages[-1]["tables"].values():
+        for order in ((0, 1, 2, 3), (2, 3, 0, 1)):
+            play_round(app, crew, table["game_id"], order)
+    assert client.post(night + "/stages").status_code == 303
+    poll = select(client.get(night), "#live-night")[0].get("hx-get")
+    board = client.get(poll.rsplit(".", 1)[0] + ".0", headers={"HX-Request": "true"})  # the board moved on
+    assert board.status_code == 200 and not board.headers.get("HX-Retarget")
+    assert select(board, "#live-night") and not select(board, "form, input[name=csrf_token]")
+    assert "Start stage 2" in texts(client.get(night), "#night button")
