@@ -10,7 +10,8 @@ from store import rounds as round_store
 from store import write
 from scoring.entries import engine_hand, round_problems
 
-from .rounds import Refused, next_hand, remaining_cards, rest_refusal
+from .remaining import remaining_cards, rest_refusal
+from .rounds import Refused, next_hand
 
 # Problems a tap may not create: the deck has each card once and four of each rank.
 REFUSED_ON_TAP = {"duplicate", "target-in-pile", "too-many-of-rank", "bad-count"}
