@@ -82,9 +82,9 @@ def table_of_game(game_id):
     return night_store.table_of_game(game_id)
 
 
-def live_mark(token, night_id):
+def live_mark(crew_id, night_id):
     """The leaderboard's live mark, in one read: its poll answers 204 while it is the same."""
-    return night_store.live_mark(crew_store.token_hash(token), night_id)
+    return night_store.live_mark(crew_id, night_id)
 
 
 # --- Stages ---------------------------------------------------------------------------------

@@ -83,22 +83,25 @@ def results(night_id, db=None):
         " seats.seat", [night_id]))
 
 
-def live_mark(token_hash, night_id):
+def live_mark(crew_id, night_id):
     """What the leaderboard shows, as one short mark read in one statement: the night's own version
     and its table games' scoreboard versions less their rounds. A scoreboard's version moves on a
     round's start too, which the leaderboard does not show; a start (or a correction begun) adds a
     round in the same write, so the difference moves only on saves, undos, corrections saved,
     verdicts and repairs, and never goes back (a round is only ever deleted with a bump: one
-    correction dropped). None when the link has no such night."""
+    correction dropped). The part before the dot also counts the tables still playing: when the
+    last one finishes, the controls the night offers change ("Draw stage 2", "Finish the night"),
+    and a phone's poll brings the whole night back. None when the link has no such night."""
     row = get_db().conn.execute(
-        "SELECT club_nights.version, (SELECT coalesce(sum(games.board_version), 0)"
+        "SELECT club_nights.version, (SELECT count(*) FROM club_night_tables JOIN games"
+        " ON games.id = club_night_tables.game_id WHERE club_night_tables.night_id = club_nights.id"
+        " AND games.status = 'playing'), (SELECT coalesce(sum(games.board_version), 0)"
         " FROM club_night_tables JOIN games ON games.id = club_night_tables.game_id"
         " WHERE club_night_tables.night_id = club_nights.id) - (SELECT count(*)"
         " FROM club_night_tables JOIN rounds ON rounds.game_id = club_night_tables.game_id"
         " WHERE club_night_tables.night_id = club_nights.id)"
-        " FROM crews JOIN club_nights ON club_nights.crew_id = crews.id"
-        " WHERE crews.token_hash = ? AND club_nights.id = ?", [token_hash, night_id]).fetchone()
-    return None if row is None else f"{row[0]}.{row[1]}"
+        " FROM club_nights WHERE club_nights.id = ? AND club_nights.crew_id = ?", [night_id, crew_id]).fetchone()
+    return None if row is None else f"{row[0]}-{row[1]}.{row[2]}"
 
 
 def table_of_game(game_id):

@@ -117,6 +117,26 @@ def test_a_phone_following_the_night_gets_new_controls_when_the_night_changes(ap
     assert select(board_only, "#live-night") and not select(board_only, "#stage")
 
 
+def test_a_phone_following_the_night_gets_the_next_stage_when_the_last_table_finishes(app, client, crew, night):
+    """The layout sweep found "Draw stage 2" and "Finish the night" reaching the organiser's page
+    only on a reload: a table's last save moved only the board. The poll now brings the night."""
+    client.post(night + "/stages")
+    client.post(night + "/stages/1/start")
+    found, stages = night_of(app, night)
+    tables = [table["game_id"] for table in stages[-1]["tables"].values()]
+    for game_id in tables[:-1]:
+        for _ in range(2):  # two hands a stage
+            play_round(app, crew, game_id, (0, 1, 2, 3))
+    play_round(app, crew, tables[-1], (0, 1, 2, 3))
+    poll = select(client.get(night), "#live-night")[0].get("hx-get")
+    assert "Draw stage 2" not in texts(client.get(night), "#night button"), "a table still plays"
+    play_round(app, crew, tables[-1], (0, 1, 2, 3))
+    changed = client.get(poll, headers={"HX-Request": "true"})
+    assert changed.headers.get("HX-Retarget") == "#night"
+    buttons = texts(changed, "#night button")
+    assert "Draw stage 2" in buttons and "Finish the night" in buttons
+
+
 def test_a_round_started_at_a_table_leaves_the_leaderboard_poll_a_204(app, client, crew, night):
     """The leaderboard shows saved rounds only: a table starting its next round changed every
     phone's leaderboard poll to a 200 (bench/load_night.py: most polls of a 10-table night)."""

@@ -54,6 +54,8 @@ def check_link(endpoint, values):
             if request.method == "GET" and WATCH in kinds:
                 watch = link_service.token_for(current_app.secret_key, link.crew["id"], WATCH, game_id=link.game_id)
                 target = url_for(endpoint, **{**values, "token": watch})
+                if request.query_string:  # "?saved=2": the save that ended the game is still said
+                    target += "?" + request.query_string.decode("latin-1")
                 response = redirect(target, 303)
                 response.headers["HX-Redirect"] = target
                 abort(response)

@@ -1,13 +1,12 @@
 """Club night pages: a new night, the organiser's page (who is here, the stage's seating with its
 swap, each table's QR code), the live leaderboard on every phone, and the big-screen view."""
-import functools
 import threading
 from collections import OrderedDict
 
-import segno
-from flask import Blueprint, abort, flash, make_response, request, url_for
+from flask import Blueprint, abort, current_app, flash, g, make_response, request, url_for
 from flask_wtf import FlaskForm
-from web.access import CREW, allow
+
+from web.access import CREW, WATCH, allow
 from wtforms import (IntegerField, RadioField, SelectChoice, SelectField, SelectMultipleField, StringField,
                      TextAreaField)
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
@@ -16,11 +15,12 @@ from scoring import NAME_MAX, club_night
 from services import club_night_stages as stage_service
 from services import club_nights as night_service
 from services import crews as crew_service
+from services import links as link_service
 
 from .forms import check_name
 from .lookup import load_crew
 from .render import render, see_other, wants_fragment
-from .share_links import share_link
+from .share_links import qr_svg, share_link
 
 bp = Blueprint("club_nights", __name__, url_prefix="/c/<token>/club-nights")
 
@@ -79,7 +79,7 @@ def load_night(token, night_id):
 def night_page(token, night_id, status=200, block=None, forms=None, mark=None):
     # The mark is read before what it stands for: a write landing in between leaves the page a
     # mark older than what it shows (one poll too many), never newer (a phone stuck on the old).
-    mark = mark or night_service.live_mark(token, night_id)
+    mark = mark or night_service.live_mark(g.link.crew["id"], night_id)
     crew, night = load_night(token, night_id)
     stages = night_service.stages(night)
     board = night_service.leaderboard(night, stages)
@@ -94,7 +94,8 @@ def night_page(token, night_id, status=200, block=None, forms=None, mark=None):
     return render(
         "club_nights/show.html", block, status=status, crew=crew, night=night, stages=stages,
         current=current, plan=night_service.seating(current) if current else None, names=names, board=board,
-        qr={} if block == "live" and wants_fragment() else _table_codes(token, current),  # stand-ins: show.html
+        qr={} if block == "live" and wants_fragment() else _table_codes(crew, current),  # stand-ins: show.html
+        board_url=None if block else _board_url(crew, night_id),
         player_form=forms.get("player") or PlayerForm(formdata=None),
         swap_form=swap_form, notice=forms.get("notice"), mark=mark,
         ranking_name=club_night.RANKING_NAMES[night["ranking"]], name_max=NAME_MAX,
@@ -106,22 +107,24 @@ def _refusal(error, field=None):
     return {"field": error.field or field or "stage", "text": error.sentence, "refused": True}
 
 
-def _table_codes(token, stage):
-    """Each started table's QR code: its game's scoreboard, so table 3's phones join table 3."""
+def _board_url(crew, night_id):
+    """The big screen's address: the night's watch link (read only), never the crew's."""
+    watch = link_service.token_for(current_app.secret_key, crew["id"], WATCH, night_id=night_id)
+    return url_for("club_nights.night_board", token=watch, night_id=night_id)
+
+
+def _table_codes(crew, stage):
+    """Each started table's QR code: a table link to its game (that game's play, nothing else of
+    the crew), so table 3's phones join table 3 and cannot reach the rest."""
     if not stage or stage["status"] != "playing":
         return {}
+    games = {table_no: game["game_id"] for table_no, game in stage["tables"].items()}
+    tokens = link_service.table_tokens(current_app.secret_key, crew["id"], list(games.values()))
     codes = {}
-    for table_no, game in stage["tables"].items():
-        link = share_link(url_for("games.game_show", token=token, game_id=game["game_id"]))
-        codes[table_no] = {"url": link.url, "svg": _qr_svg(link.url)}
+    for table_no, game_id in games.items():
+        link = share_link(url_for("games.game_show", token=tokens[game_id], game_id=game_id))
+        codes[table_no] = {"url": link.url, "svg": qr_svg(link.url)}
     return codes
-
-
-@functools.lru_cache(maxsize=4 * club_night.MAX_PLAYERS // club_night.MIN_PLAYERS)  # four biggest nights
-def _qr_svg(url):
-    """A link's QR code, drawn once: 36 ms a code, so redrawing ten tables' codes on every
-    leaderboard poll that changed made a night's polls 20 times dearer than a scoreboard's."""
-    return segno.make(url, error="m").svg_inline(scale=3, dark="#000", light="#fff", omitsize=True)
 
 
 def refused(token, night_id, error, forms=None):
@@ -140,12 +143,14 @@ def done(token, night_id, text, field):
 
 
 @bp.get("")
+@allow(CREW)
 def night_list(token):
     crew = load_crew(token)
     return render("club_nights/index.html", crew=crew, nights=night_service.nights(crew["id"]))
 
 
 @bp.get("/new")
+@allow(CREW)
 def night_new(token):
     crew = load_crew(token)
     return _new_page(crew, NightForm())
@@ -167,6 +172,7 @@ def night_count(token):
 
 
 @bp.post("")
+@allow(CREW)
 def night_create(token):
     crew = load_crew(token)
     form = NightForm()
@@ -183,11 +189,13 @@ def night_create(token):
 
 
 @bp.get("/<int:night_id>")
+@allow(CREW)
 def night_show(token, night_id):
     return night_page(token, night_id)
 
 
 @bp.get("/<int:night_id>/live")
+@allow(CREW)
 def night_live(token, night_id):
     """The leaderboard again, only when something it shows changed (a 204 otherwise)."""
     mark = _mark(token, night_id)
@@ -204,6 +212,7 @@ def night_live(token, night_id):
 
 
 @bp.get("/<int:night_id>/board")
+@allow(CREW, WATCH)
 def night_board(token, night_id):
     """The big-screen view: the leaderboard in large type, no controls, following live."""
     crew, night = load_night(token, night_id)
@@ -211,6 +220,7 @@ def night_board(token, night_id):
 
 
 @bp.get("/<int:night_id>/board/live")
+@allow(CREW, WATCH)
 def night_board_live(token, night_id):
     mark = _mark(token, night_id)
     if request.args.get("v", "") == mark:
@@ -220,7 +230,7 @@ def night_board_live(token, night_id):
 
 
 def _board(token, crew, night, block=None, mark=None):
-    mark = mark or night_service.live_mark(token, night["id"])  # before the board: see night_page
+    mark = mark or night_service.live_mark(crew["id"], night["id"])  # before the board: see night_page
     stages = night_service.stages(night)
     return render("club_nights/board.html", block, crew=crew, night=night,
                   board=night_service.leaderboard(night, stages), mark=mark,
@@ -229,7 +239,7 @@ def _board(token, crew, night, block=None, mark=None):
 
 def _mark(token, night_id):
     """The night's live mark; a 404 when the link has no such night."""
-    mark = night_service.live_mark(token, night_id)
+    mark = night_service.live_mark(g.link.crew["id"], night_id)
     if mark is None:
         abort(404)
     return mark
@@ -275,6 +285,7 @@ def _once_per_mark(key, draw):
 
 
 @bp.post("/<int:night_id>/players")
+@allow(CREW)
 def player_add(token, night_id):
     crew, night = load_night(token, night_id)
     form = PlayerForm()
@@ -288,6 +299,7 @@ def player_add(token, night_id):
 
 
 @bp.post("/<int:night_id>/players/<int:player_id>/here")
+@allow(CREW)
 def player_here(token, night_id, player_id):
     crew, night = load_night(token, night_id)
     here = request.form.get("here") == "1"
@@ -300,6 +312,7 @@ def player_here(token, night_id, player_id):
 
 
 @bp.post("/<int:night_id>/stages")
+@allow(CREW)
 def stage_draw(token, night_id):
     crew, night = load_night(token, night_id)
     try:
@@ -311,6 +324,7 @@ def stage_draw(token, night_id):
 
 
 @bp.post("/<int:night_id>/stages/<int:number>/redraw")
+@allow(CREW)
 def stage_redraw(token, night_id, number):
     crew, night = load_night(token, night_id)
     try:
@@ -321,6 +335,7 @@ def stage_redraw(token, night_id, number):
 
 
 @bp.post("/<int:night_id>/stages/<int:number>/swap")
+@allow(CREW)
 def stage_swap(token, night_id, number):
     crew, night = load_night(token, night_id)
     form = SwapForm()
@@ -334,6 +349,7 @@ def stage_swap(token, night_id, number):
 
 
 @bp.post("/<int:night_id>/stages/<int:number>/start")
+@allow(CREW)
 def stage_start(token, night_id, number):
     crew, night = load_night(token, night_id)
     try:
