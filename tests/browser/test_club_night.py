@@ -71,7 +71,7 @@ def test_nine_players_three_stages_two_tables_and_a_live_leaderboard(browser, se
 
     expected = dict.fromkeys(NINE, 0)
     sat_out = []
-    last_table = {}  # the last table of stage 3: its game's address and each seat's points
+    last_table = {}  # the last table of stage 3: its game's id and each seat's points
     for stage in (1, 2, 3):
         organiser.get_by_role("button", name=f"Draw stage {stage}").tap()
         expect(organiser.locator("#note-stage")).to_contain_text(f"Stage {stage} drawn")
@@ -99,7 +99,8 @@ def test_nine_players_three_stages_two_tables_and_a_live_leaderboard(browser, se
                 enter_hand(table, number, order)
                 for seat, k in enumerate(order):
                     expected[table.names[seat]] += HANDS[k][2]
-                    last_table.setdefault(table.page.url, [0] * 4)[seat] += HANDS[k][2]
+                    game_id = re.search(r"/games/(\d+)", table.page.url)[1]  # its table link, then its watch link
+                    last_table.setdefault(game_id, [0] * 4)[seat] += HANDS[k][2]
                 expect_board(watcher, "#leaderboard", expected)
                 expect_board(big, "#big-board", expected)
         # Every poll that brought the new board left the tables' codes on the watcher's phone.
@@ -117,8 +118,13 @@ def test_nine_players_three_stages_two_tables_and_a_live_leaderboard(browser, se
 
     # Table 2 of stage 3 sat wrong: its first two seats swap, and what was scored at each seat
     # moves to the other player, on the leaderboard too.
-    game_url, points = list(last_table.items())[-1]
+    game_id, points = list(last_table.items())[-1]
     names = tables[-1].names
+    # The table's phones held a table link, which reads only the final scoreboard once the game is
+    # over; the organiser repairs it through the crew link.
+    assert "We sat wrong" not in tables[-1].page.content()
+    assert "/c/" in tables[-1].page.url and tables[-1].page.get_by_text("Back to").count() == 1
+    game_url = night_url.split("/club-nights/")[0] + "/games/" + game_id
     organiser.goto(game_url)
     organiser.get_by_role("link", name="We sat wrong? Swap two players’ seats").tap()
     organiser.select_option("#first", label=names[0])
