@@ -278,3 +278,13 @@ def test_the_undone_round_and_the_open_round_carry_on(upgraded):
     second_round = [5, 0, 0, 0]
     assert round_cells(board) == [shown(first_round), shown(second_round)]
     assert totals_on(board) == shown([a + b for a, b in zip(first_round, second_round)])
+
+
+def test_each_migration_is_one_numbered_file_applied_in_its_order():
+    """store/migrations/: a file a migration, named like its function, applied by number."""
+    from store import migrations as package
+
+    registered = [migration.name for migration in migrations._migrations]
+    assert registered == package.FILES
+    numbers = [int(name[1:5]) for name in registered]
+    assert numbers == list(range(1, len(numbers) + 1))
