@@ -24,6 +24,7 @@ from pathlib import Path
 
 from app import create_app
 from scoring import DECK, HouseRules, game_result, score_counts
+from scoring import names as name_rule
 from store import connect, write
 from store.crews import token_hash
 from store.results import refresh_results
@@ -70,8 +71,9 @@ def build_crew(db, name, games, rng, pool, start):
         "INSERT INTO crews (name, token_hash, created) VALUES (?, ?, ?)",
         [name, token_hash(_token(name)), start.isoformat(timespec="seconds")],
     ).lastrowid
-    ids = [db.execute("INSERT INTO players (crew_id, name, created) VALUES (?, ?, ?)",
-                      [crew_id, player, start.isoformat(timespec="seconds")]).lastrowid for player in PLAYERS]
+    ids = [db.execute("INSERT INTO players (crew_id, name, name_key, created) VALUES (?, ?, ?, ?)",
+                      [crew_id, player, name_rule.key(player), start.isoformat(timespec="seconds")]).lastrowid
+           for player in PLAYERS]
     next_round = (db.execute("SELECT coalesce(max(id), 0) FROM rounds").fetchone()[0]) + 1
     round_rows, hand_rows, game_ids, total_rounds = [], [], [], 0
     for n in range(games):
