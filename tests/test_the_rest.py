@@ -2,12 +2,11 @@
 still open once every other hand held on a phone is all in, never to a finished hand; a pile left
 empty can be true, so a table that is all in with cards missing is told how many (never which),
 can reopen its hands, and cannot save until the deck adds up."""
-import re
-
 import pytest
 
 from scoring import score_pile
 from support.html_text import field_value, notice, poll_url, select, text, text_of, texts
+from support.round_secrets import cards_named
 
 NAMES = ("Ann", "Ben", "Cleo", "Dev")
 TARGETS = ["AD", "2D", "6D", "5C"]
@@ -43,11 +42,6 @@ def enter(phone, url, seat, cards=None):
 
 def all_in(phone, url, seat, done=True):
     return phone.post(url + f"/hands/{seat}/done", data={"done": "1" if done else "0"})
-
-
-def cards_named(words):
-    """The cards a text names as the pages write them ("10♥", "Q♠"), as codes ("10H", "QS")."""
-    return {rank + "DHCS"["♦♥♣♠".index(suit)] for rank, suit in re.findall(r"(10|[2-9JQKA])([♦♥♣♠])", words)}
 
 
 def rest_buttons(page):
