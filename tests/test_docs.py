@@ -107,8 +107,8 @@ def test_the_path_check_catches_a_file_that_is_not_there():
 # --- Code names only files that exist: a moved file leaves no stale name behind ---------------
 
 CODE_FILES = sorted(path for pattern in ("*.py", "*.html", "*.txt") for path in ROOT.glob(f"**/{pattern}")
-                    if not {".venv", ".git", "node_modules", "test-artifacts", ".pytest_cache"} & set(
-                        path.relative_to(ROOT).parts))
+                    if not {".venv", ".git", "node_modules", "test-artifacts", ".pytest_cache", "build"} & set(
+                        path.relative_to(ROOT).parts) and not path.parent.name.endswith(".egg-info"))
 # A file path in a comment or a docstring: folders then a file name, not part of a URL or a longer path.
 NAMED_FILE = re.compile(r"(?<![\w./<{'\"-])((?:[a-z_]+/)+[\w-]+\.(?:py|html|md|txt|css|js|service))\b")
 # Names of how Orchard was run or laid out before, which must not come back.
