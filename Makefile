@@ -7,7 +7,7 @@ INSTALLED := $(VENV)/.installed
 INSTALLED_TEST := $(VENV)/.installed-test
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test check browsers clean
+.PHONY: run test check browsers clean pictures
 
 # `make run` installs only what the app needs; `make test` adds the test stack on top.
 $(INSTALLED): requirements.txt pyproject.toml
@@ -45,6 +45,12 @@ check: $(INSTALLED_TEST)
 	@start=$$(date +%s); \
 	$(BIN)/python -m pytest -q -n auto -m "not browser and not fuzz and not crash and not engines"; status=$$?; \
 	echo "make check: $$(( $$(date +%s) - start )) s"; exit $$status
+
+# The README's phone pictures (docs/pictures/), taken by the browser tests that show those pages.
+pictures: $(INSTALLED_TEST) browsers
+	mkdir -p docs/pictures
+	ORCHARD_PICTURES=docs/pictures $(BIN)/python -m pytest -q tests/browser/test_full_game_quick.py \
+		"tests/browser/test_club_night.py::test_nine_players_three_stages_two_tables_and_a_live_leaderboard"
 
 clean:
 	rm -rf $(VENV) instance test-artifacts .pytest_cache .hypothesis

@@ -32,11 +32,24 @@ def watched_page(context):
     return page, errors
 
 
+# The README's pictures (docs/pictures/): `make pictures` runs the browser tests that take these
+# screenshots with ORCHARD_PICTURES set, and each is also kept there as the phone's screen shows it.
+README_PICTURES = {"quick-04-round-quick": ("round-page.png", ".tabs"),
+                   "club-night-board": ("club-night-leaderboard.png", "#leaderboard")}
+
+
 def shoot(page, name, dark=False):
     """Keep a full-page screenshot as a test artifact (git ignores the folder)."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.emulate_media(color_scheme="dark" if dark else "light")
     page.screenshot(path=str(ARTIFACTS / f"{name}{'-dark' if dark else ''}.png"), full_page=True)
+    pictures = os.environ.get("ORCHARD_PICTURES")
+    if pictures and name in README_PICTURES:
+        file, region = README_PICTURES[name]
+        scrolled = page.evaluate("window.scrollY")
+        page.locator(region).evaluate("element => element.scrollIntoView({block: 'start'})")
+        page.screenshot(path=str(Path(pictures) / (f"dark-{file}" if dark else file)))
+        page.evaluate(f"window.scrollTo(0, {scrolled})")
     page.emulate_media(color_scheme="light")
 
 
