@@ -14,7 +14,8 @@ from store import club_nights as night_store
 from store import games as game_store
 from store import write
 
-from .club_nights import Refused, _names, _present, _seating, _unfinished
+from .club_nights import _names, _present, _seating, _unfinished
+from .refusals import Refused
 from .games import house_rules
 
 
@@ -68,7 +69,7 @@ def _draw(present, earlier, seed):
     try:
         return club_night.draw_seating(present, earlier, seed=seed)
     except NightError as error:
-        raise Refused(f"{error}: add players who are here, or mark them back.", "players") from None
+        raise Refused(f"{error}: add players who are here, or mark them back.", field="players") from None
 
 
 def draw_stage(night):
@@ -104,7 +105,7 @@ def redraw(night, number):
             return club_night.draw_anew(_present(found), [_seating(s) for s in stages if s["number"] < number],
                                         seeds, _seating(stage))
         except NightError as error:
-            raise Refused(f"{error}: add players who are here, or mark them back.", "players") from None
+            raise Refused(f"{error}: add players who are here, or mark them back.", field="players") from None
 
     def write_it(db, found, stages, seating):
         night_store.redraw_stage(db, night["id"], number, seating)
@@ -123,11 +124,11 @@ def swap(night, number, a, b, version):
         _open(found)
         stage = _planned_in(night_store.stages(night["id"], db), number)
         if found["version"] != version:
-            raise Refused("The night changed since this page was drawn: look at the seating again, then swap.", "swap")
+            raise Refused("The night changed since this page was drawn: look at the seating again, then swap.", field="swap")
         try:
             seating = club_night.swap(_seating(stage), a, b)
         except NightError as error:
-            raise Refused(f"{error}.", "swap", 422) from None
+            raise Refused(f"{error}.", 422, field="swap") from None
         night_store.put_places(db, night["id"], number, seating)
         text = f"Stage {number}: {names[a]} and {names[b]} swapped places"
         night_store.log_again(db, night["id"], ("swapped",), text, lambda line: line.startswith(f"Stage {number}: "),

@@ -11,13 +11,7 @@ from store import club_nights as night_store
 from store import crews as crew_store
 from store import write
 
-
-class Refused(Exception):
-    """A change the night cannot take; `field` names the control the sentence belongs next to."""
-
-    def __init__(self, sentence, field=None, status=409):
-        super().__init__(sentence)
-        self.sentence, self.field, self.status = sentence, field, status
+from .refusals import Refused
 
 
 @dataclass(frozen=True)
@@ -37,12 +31,12 @@ def clean_names(names):
         if not name:
             continue
         if len(name) > NAME_MAX:
-            raise Refused(f"A name is at most {NAME_MAX} characters: {name[:NAME_MAX]}…", "names", 422)
+            raise Refused(f"A name is at most {NAME_MAX} characters: {name[:NAME_MAX]}…", 422, field="names")
         if name_rule.problem(name):
             raise Refused(f"{name_rule.problem(name)[:-1]}: type again the name that has one (pasted, perhaps).",
-                          "names", 422)
+                          422, field="names")
         if name_rule.key(name) in seen:
-            raise Refused(f"{name} is on the list twice: give each player their own name.", "names", 422)
+            raise Refused(f"{name} is on the list twice: give each player their own name.", 422, field="names")
         seen[name_rule.key(name)] = name
         cleaned.append(name)
     return cleaned
@@ -55,7 +49,7 @@ def create(crew_id, name, names, format, stage_hands, ranking):
         club_night.check_format(format, stage_hands if format == "hands" else None, ranking)
         club_night.check_present(names)
     except NightError as error:
-        raise Refused(f"{error}.", "names" if "player" in str(error) else "format", 422) from None
+        raise Refused(f"{error}.", 422, field="names" if "player" in str(error) else "format") from None
     with write() as db:
         return night_store.create(db, crew_id, name, format, stage_hands if format == "hands" else None,
                                   ranking, secrets.randbelow(2**31), names)
@@ -125,11 +119,11 @@ def add_player(night, name):
     """A late arrival (known to the crew or new) joins the night from the next stage drawn."""
     [name] = clean_names([name]) or [""]
     if not name:
-        raise Refused("Enter a name.", "name", 422)
+        raise Refused("Enter a name.", 422, field="name")
     if name_rule.key(name) in {name_rule.key(known) for known in _names(night).values()}:
-        raise Refused(f"{name} is already on tonight's list.", "name", 422)
+        raise Refused(f"{name} is already on tonight's list.", 422, field="name")
     if len(night["players"]) >= club_night.MAX_PLAYERS:
-        raise Refused(f"A night seats at most {club_night.MAX_PLAYERS} players.", "name", 422)
+        raise Refused(f"A night seats at most {club_night.MAX_PLAYERS} players.", 422, field="name")
     with write() as db:
         _still_open(db, night, "name")
         night_store.add_player(db, night["crew_id"], night["id"], name)
@@ -150,7 +144,7 @@ def set_here(night, player_id, here):
                     if game["status"] == "playing" and player_id in game["players"]:
                         raise Refused(f"{names[player_id]} is playing at table {table_no} of stage "
                                       f"{stage['number']}: they can leave once that table's game is over.",
-                                      f"here-{player_id}")
+                                      field=f"here-{player_id}")
         night_store.set_here(db, night["id"], player_id, here)
         name = names[player_id]
         night_store.log_again(db, night["id"], ("back", "left") if here else ("left", "back"),
@@ -162,7 +156,7 @@ def set_here(night, player_id, here):
 
 def _still_open(db, night, field):
     if night_store.finished(db, night["id"]):
-        raise Refused("The night is over: its standings are final, and nobody joins or leaves it now.", field)
+        raise Refused("The night is over: its standings are final, and nobody joins or leaves it now.", field=field)
 
 
 def count_names(names):

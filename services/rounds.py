@@ -16,20 +16,12 @@ from scoring.entries import engine_hand, hand_score, round_problems
 from store.rounds import RoundConflict
 
 from .games import dealer_for, game_standing, house_rules
+from .refusals import Refused
 from .remaining import REST_WAITS, owners_of, remaining_cards, rest_refusal
 
 # Problems that only say the round is not finished yet: a neutral to-do list until a save is tried.
 STILL_TO_DO = {"missing-bid", "missing-target", "missing-cards", "wrong-total", "not-whole-tricks",
                "not-complete"}
-
-
-class Refused(Exception):
-    """A change the table may not make; `message` says why in the player's words."""
-
-    def __init__(self, message, status=409):
-        super().__init__(message)
-        self.message = message
-        self.status = status
 
 
 Gone = RoundConflict  # the round is no longer open for entry: saved, or changed on another phone

@@ -7,11 +7,7 @@ from store import games as game_store
 from store import seat_repair as repair_store
 from store import write
 
-
-class Refused(Exception):
-    def __init__(self, sentence, status=409):
-        super().__init__(sentence)
-        self.sentence, self.status = sentence, status
+from .refusals import Refused
 
 
 def swap(game, a, b, version, by=None):

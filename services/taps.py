@@ -11,7 +11,8 @@ from store import write
 from scoring.entries import engine_hand, round_problems
 
 from .remaining import remaining_cards, rest_refusal
-from .rounds import Refused, next_hand
+from .refusals import Refused
+from .rounds import next_hand
 
 # Problems a tap may not create: the deck has each card once and four of each rank.
 REFUSED_ON_TAP = {"duplicate", "target-in-pile", "too-many-of-rank", "bad-count"}

@@ -16,6 +16,7 @@ from services import club_night_stages as stage_service
 from services import club_nights as night_service
 from services import crews as crew_service
 from services import links as link_service
+from services.refusals import Refused
 
 from .forms import check_name
 from .lookup import load_crew
@@ -181,7 +182,7 @@ def night_create(token):
         try:
             night_id = night_service.create(crew["id"], form.name.data, form.name_list(), form.format.data,
                                             form.stage_hands.data, form.ranking.data)
-        except night_service.Refused as refusal:
+        except Refused as refusal:
             error = refusal
         else:
             return see_other(url_for("club_nights.night_show", token=token, night_id=night_id))
@@ -291,9 +292,9 @@ def player_add(token, night_id):
     form = PlayerForm()
     try:
         if not form.validate_on_submit():
-            raise night_service.Refused(form.name.errors[0] if form.name.errors else "Enter a name.", "name", 422)
+            raise Refused(form.name.errors[0] if form.name.errors else "Enter a name.", 422, field="name")
         night_service.add_player(night, form.name.data)
-    except night_service.Refused as error:
+    except Refused as error:
         return refused(token, night_id, error, {"player": form})
     return done(token, night_id, f"{form.name.data} joined: they are seated from the next stage drawn.", "name")
 
@@ -305,7 +306,7 @@ def player_here(token, night_id, player_id):
     here = request.form.get("here") == "1"
     try:
         name = night_service.set_here(night, player_id, here)
-    except night_service.Refused as error:
+    except Refused as error:
         return refused(token, night_id, error)
     return done(token, night_id, f"{name} is back." if here else f"{name} left: the next stage is drawn without them.",
                 f"here-{player_id}")
@@ -317,7 +318,7 @@ def stage_draw(token, night_id):
     crew, night = load_night(token, night_id)
     try:
         number = stage_service.draw_stage(night)
-    except night_service.Refused as error:
+    except Refused as error:
         return refused(token, night_id, error)
     return done(token, night_id, f"Stage {number} drawn: check the seats, swap two players if needed, then start it.",
                 "stage")
@@ -329,7 +330,7 @@ def stage_redraw(token, night_id, number):
     crew, night = load_night(token, night_id)
     try:
         stage_service.redraw(night, number)
-    except night_service.Refused as error:
+    except Refused as error:
         return refused(token, night_id, error)
     return done(token, night_id, f"Stage {number} drawn again from who is here now.", "stage")
 
@@ -341,9 +342,9 @@ def stage_swap(token, night_id, number):
     form = SwapForm()
     try:
         if not form.validate_on_submit():
-            raise night_service.Refused("Pick the two players to swap.", "swap", 422)
+            raise Refused("Pick the two players to swap.", 422, field="swap")
         text = stage_service.swap(night, number, form.first.data, form.second.data, form.version.data)
-    except night_service.Refused as error:
+    except Refused as error:
         return refused(token, night_id, error, {"swap": form})
     return done(token, night_id, text + ".", "swap")
 
@@ -354,7 +355,7 @@ def stage_start(token, night_id, number):
     crew, night = load_night(token, night_id)
     try:
         games = stage_service.start_stage(night, crew, number)
-    except night_service.Refused as error:
+    except Refused as error:
         return refused(token, night_id, error)
     tables = f"{len(games)} table{'' if len(games) == 1 else 's'}"
     return done(token, night_id, f"Stage {number} started at {tables}: each table scans its own code.", "stage")
@@ -367,6 +368,6 @@ def night_finish(token, night_id):
     crew, night = load_night(token, night_id)
     try:
         stage_service.finish(night)
-    except night_service.Refused as error:
+    except Refused as error:
         return refused(token, night_id, error)
     return done(token, night_id, "The night is over: these are its final standings.", "stage")

@@ -8,6 +8,7 @@ from wtforms.validators import InputRequired
 
 from scoring import PLAYERS
 from services import seat_repair
+from services.refusals import Refused
 
 from .lookup import load_game
 from .render import render, see_other
@@ -45,10 +46,10 @@ def swap_save(token, game_id):
     form = SwapSeatsForm()
     try:
         if not form.validate_on_submit():
-            raise seat_repair.Refused("Pick the two players who sat in each other's seats.", 422)
+            raise Refused("Pick the two players who sat in each other's seats.", 422)
         done = seat_repair.swap(game, form.first.data, form.second.data, form.version.data,
                                 viewer_for(game).label(game["names"]))
-    except seat_repair.Refused as refusal:
+    except Refused as refusal:
         return _page(crew, game, form, refusal.sentence, refusal.status)
     flash(done)
     return see_other(url_for("games.game_show", token=token, game_id=game_id))

@@ -13,7 +13,8 @@ from web.access import CREW, TABLE, allow
 from scoring import CardError, GameError, parse_card, parse_rank
 from services import rounds as service
 from services import taps
-from services.rounds import Gone, Refused
+from services.refusals import Refused
+from services.rounds import Gone
 from services.taps import Stale
 from web.forms import BidForm, CardTapForm, CountTapForm, DoneForm, ModeForm, SaveForm, TargetForm
 
@@ -99,9 +100,9 @@ def _tap(number, seat, form, apply, control):
         return not_open(number)
     except Stale as stale:
         view = view_of(number, seat)
-        return regions(view, "_tabs", "_check", "_hand", status=409, hand_notice=stale.message)
+        return regions(view, "_tabs", "_check", "_hand", status=409, hand_notice=stale.sentence)
     except Refused as refused:
-        return _refused(number, seat, refused.message, control, refused.status)
+        return _refused(number, seat, refused.sentence, control, refused.status)
     if next_tab is not None:
         return _opened(service.round_view(g.game, entry, g.viewer, next_tab, problems))
     view = service.round_view(g.game, entry, g.viewer, seat, problems)
@@ -199,7 +200,7 @@ def _hand_change(number, seat, slot, apply, parts=("_tabs", "_check", "_hand")):
     except Gone:
         return not_open(number)
     except Refused as refused:
-        return _refused(number, seat, refused.message, {"kind": "none", "slot": slot}, refused.status)
+        return _refused(number, seat, refused.sentence, {"kind": "none", "slot": slot}, refused.status)
     view = service.round_view(g.game, entry, g.viewer, seat, problems)
     return regions(view, *parts)
 
@@ -218,7 +219,7 @@ def hand_done(number, seat):
     except Gone:
         return not_open(number)
     except Refused as refused:
-        return _refused(number, seat, refused.message, {"kind": "none", "slot": "done"}, refused.status)
+        return _refused(number, seat, refused.sentence, {"kind": "none", "slot": "done"}, refused.status)
     view = service.round_view(g.game, entry, g.viewer, seat)
     if not view.entering:
         return page(view)
@@ -238,7 +239,7 @@ def bid_update(number):
         try:
             service.set_bid(g.game, number, int(form.bidder.data), form.number.data, form.suit.data)
         except Refused as refused:
-            form.number.errors.append(refused.message)
+            form.number.errors.append(refused.sentence)
         except Gone:
             return not_open(number)
     view = view_of(number, tab_arg())
@@ -276,7 +277,7 @@ def round_save(number):
                         save_message=f"{error}: undo the later rounds first, then save this correction.")
     except Refused as refused:
         return regions(view_of(number, tab_arg()), "_check", "_bar_message", status=refused.status,
-                       bar_text=refused.message)
+                       bar_text=refused.sentence)
     except Gone:
         return page(
             view_of(number), status=409,

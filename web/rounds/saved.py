@@ -4,7 +4,8 @@ from flask import abort, flash, g, url_for
 
 from web.access import CREW, TABLE, allow
 from services import rounds as service
-from services.rounds import Gone, Refused
+from services.refusals import Refused
+from services.rounds import Gone
 
 from ..render import see_other
 from .page import bp, page, view_of
@@ -17,7 +18,7 @@ def round_agree(number):
     try:
         service.agree(g.game, g.viewer, number)
     except Refused as refused:
-        return page(view_of(number), status=refused.status, notice=refused.message)
+        return page(view_of(number), status=refused.status, notice=refused.sentence)
     except Gone:
         abort(404)
     return page(view_of(number))
@@ -60,6 +61,6 @@ def _then_scoreboard(number, change, done):
     try:
         change(g.game, g.viewer, number)
     except Refused as refused:
-        return page(view_of(number), status=409, notice=refused.message)
+        return page(view_of(number), status=409, notice=refused.sentence)
     flash(done)
     return see_other(url_for("games.game_show", token=g.token, game_id=g.game["id"]))

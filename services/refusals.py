@@ -1,0 +1,12 @@
+"""The one way a service says no: `Refused(sentence, status, field)`.
+
+`sentence` says why in the player's words, `status` is the HTTP status the page answers with
+(409 when the state does not allow it, 422 for input that is wrong, 403 or 404 as fits), and
+`field` names the control the sentence belongs next to (None: the form's own place). Nothing was
+changed when it is raised: services raise it inside their write transaction or before it."""
+
+
+class Refused(Exception):
+    def __init__(self, sentence, status=409, field=None):
+        super().__init__(sentence)
+        self.sentence, self.status, self.field = sentence, status, field
