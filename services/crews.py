@@ -4,6 +4,7 @@ from dataclasses import dataclass
 
 from store import crews as crew_store
 from store import games as game_store
+from store import write
 
 
 @dataclass(frozen=True)
@@ -20,17 +21,21 @@ def by_link(token):
 
 def start(name):
     """A new crew with a new link (the returned row carries its token)."""
-    return crew_store.create_crew(name)
+    with write() as db:
+        token = crew_store.create_crew(db, name)
+    return crew_store.crew_by_token(token)
 
 
 def new_link(crew_id):
     """A new link for the crew; the old one stops working at once. Returns the new token."""
-    return crew_store.rotate_token(crew_id)
+    with write() as db:
+        return crew_store.rotate_token(db, crew_id)
 
 
 def set_house_rules(crew_id, rules):
     """The crew's house rules for its next games; games already started keep theirs."""
-    crew_store.set_house_rules(crew_id, rules)
+    with write() as db:
+        crew_store.set_house_rules(db, crew_id, rules)
 
 
 def players(crew_id):

@@ -6,6 +6,7 @@ from scoring import PLAYERS, HouseRules, rematch_first_dealer, round_dealer, sta
 from store import games as game_store
 from store import rounds as round_store
 from store import seats as seat_store
+from store import write
 
 
 def house_rules(row):
@@ -41,13 +42,15 @@ def find(crew_id, game_id):
 
 def start(crew_id, names, first_dealer, rules):
     """A new game for four named players (new names join the crew); returns its id."""
-    return game_store.create_game(crew_id, names, first_dealer, rules)
+    with write() as db:
+        return game_store.insert_game(db, crew_id, names, first_dealer, rules)
 
 
 def rematch(crew_id, game):
     """A new game with the same seats and house rules, the deal moved on one seat; returns its id."""
-    return game_store.create_game(crew_id, game["names"], rematch_first_dealer(game["first_dealer"]),
-                                  house_rules(game), rematch_of=game["id"])
+    with write() as db:
+        return game_store.insert_game(db, crew_id, game["names"], rematch_first_dealer(game["first_dealer"]),
+                                      house_rules(game), rematch_of=game["id"])
 
 
 def version(game_id):

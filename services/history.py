@@ -5,6 +5,7 @@ from dataclasses import dataclass
 
 from store import games as game_store
 from store import history as history_store
+from store import write
 from store.history import Search
 
 from . import ratings as rating_service
@@ -61,15 +62,18 @@ def final_standing(game):
 def save_note(crew_id, kind, subject_id, text):
     """Keep a short note on a game or a night (`kind`); an empty text removes it. Returns the
     note as kept, None once removed."""
-    history_store.set_note(crew_id, kind, subject_id, text)
+    with write() as db:
+        history_store.set_note(db, crew_id, kind, subject_id, text)
     return text or None
 
 
 def abandon(game_id):
     """Stop a game still in play without a winner; returns whether it was in play."""
-    return game_store.abandon(game_id)
+    with write() as db:
+        return game_store.abandon(db, game_id)
 
 
 def resume(game_id):
     """Put an abandoned game back in play; returns whether it was abandoned."""
-    return game_store.resume(game_id)
+    with write() as db:
+        return game_store.resume(db, game_id)

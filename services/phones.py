@@ -68,5 +68,7 @@ def live_version(crew_id, game_id, device, board=False):
         return None
     version, seen = state
     if device is not None:
-        seat_store.note_seen(game_id, device, seen)
+        if seat_store.seen_long_ago(game_id, device, seen):
+            with write() as db:
+                seat_store.note_seen(db, game_id, device)
     return version

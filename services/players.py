@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 from store import crews as crew_store
 from store import players as player_store
-from store import stats
+from store import stats, write
 from store.players import NameTaken  # noqa: F401  (raised by rename)
 
 from . import ratings as rating_service
@@ -85,7 +85,8 @@ def versus(crew_id, player_id, other_id):
 
 def rename(crew_id, player_id, name):
     """Give the player a new name; NameTaken when another player of the crew has it."""
-    player_store.rename(crew_id, player_id, name)
+    with write() as db:
+        player_store.rename(db, crew_id, player_id, name)
 
 
 def merge(crew_id, keep_id, other_id):
@@ -93,7 +94,8 @@ def merge(crew_id, keep_id, other_id):
     TwoPeople when both sat at one game or came to one club night."""
     other = player_store.player(crew_id, other_id)
     try:
-        moved = player_store.merge(crew_id, keep_id, other["id"])
+        with write() as db:
+            moved = player_store.merge(db, crew_id, keep_id, other["id"])
     except player_store.SharedGame as shared:
         raise TwoPeople(other, game_id=shared.game_id) from None
     except player_store.SharedNight as shared:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from scoring import ratings
 from store import ratings as rating_store
 from store import stats
+from store import write
 
 
 @dataclass(frozen=True)
@@ -23,7 +24,8 @@ def ladder(crew):
 
 def switch(crew_id, enabled):
     """Ratings on or off for the whole crew: only what the pages show changes."""
-    rating_store.set_enabled(crew_id, enabled)
+    with write() as db:
+        rating_store.set_enabled(db, crew_id, enabled)
 
 
 def seat_changes(crew, game_id, seats):

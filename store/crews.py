@@ -5,22 +5,22 @@ import secrets
 
 from scoring import names as name_rule
 
-from . import get_db, now, write
+from . import get_db, now
 
 
-def create_crew(name):
-    """Store a new crew under a fresh unguessable token (256 bits) and return it."""
+def create_crew(db, name):
+    """Store a new crew under a fresh unguessable token (256 bits), in db's transaction; returns
+    the token."""
     token = secrets.token_urlsafe(32)
-    with write() as db:
-        db["crews"].insert({"name": name, "token_hash": token_hash(token), "created": now()})
-    return crew_by_token(token)
+    db["crews"].insert({"name": name, "token_hash": token_hash(token), "created": now()})
+    return token
 
 
-def rotate_token(crew_id):
-    """Give the crew a new link; the old one stops working at once. Returns the new token."""
+def rotate_token(db, crew_id):
+    """Give the crew a new link, in db's transaction; the old one stops working at once.
+    Returns the new token."""
     token = secrets.token_urlsafe(32)
-    with write() as db:
-        db.execute("UPDATE crews SET token_hash = ? WHERE id = ?", [token_hash(token), crew_id])
+    db.execute("UPDATE crews SET token_hash = ? WHERE id = ?", [token_hash(token), crew_id])
     return token
 
 
@@ -63,10 +63,9 @@ def player_ids_for_names(db, crew_id, names):
     return ids
 
 
-def set_house_rules(crew_id, rules):
-    """Store the crew's house rules; games already started keep their own copy."""
-    with write() as db:
-        db.execute(
-            "UPDATE crews SET goal = ?, tie_rule = ?, min_bid = ?, redeal_moves_deal = ? WHERE id = ?",
-            [rules.goal, rules.tie_rule, rules.min_bid, int(rules.redeal_moves_deal), crew_id],
-        )
+def set_house_rules(db, crew_id, rules):
+    """Store the crew's house rules (in db's transaction); games already started keep their own copy."""
+    db.execute(
+        "UPDATE crews SET goal = ?, tie_rule = ?, min_bid = ?, redeal_moves_deal = ? WHERE id = ?",
+        [rules.goal, rules.tie_rule, rules.min_bid, int(rules.redeal_moves_deal), crew_id],
+    )

@@ -2,21 +2,15 @@
 phones follow, abandoned and taken up again."""
 import json
 
-from . import get_db, now, write
+from . import get_db, now
 from .crews import player_ids_for_names
 from .lists import AMONG, listed
 from .results import refresh_game_results
 
 
-def create_game(crew_id, names, first_dealer, rules, rematch_of=None):
-    """Store a game with its four seats (players created as needed) and the house rules it is
-    played under, and return its id."""
-    with write() as db:
-        return insert_game(db, crew_id, names, first_dealer, rules, rematch_of)
-
-
 def insert_game(db, crew_id, names, first_dealer, rules, rematch_of=None):
-    """create_game inside the caller's transaction."""
+    """Store a game with its four seats (players created as needed) and the house rules it is
+    played under, in db's transaction, and return its id."""
     player_ids = player_ids_for_names(db, crew_id, names)
     cursor = db.execute(
         "INSERT INTO games (crew_id, created, goal, tie_rule, min_bid, redeal_moves_deal, hand_limit,"
@@ -135,22 +129,21 @@ def bump(db, game_id, board=True):
 
 # --- Abandon and resume ----------------------------------------------------------------------
 
-def abandon(game_id):
-    """Mark a game still being played as abandoned; returns whether it was."""
-    return _set_status(game_id, "playing", "abandoned")
+def abandon(db, game_id):
+    """Mark a game still being played as abandoned (in db's transaction); returns whether it was."""
+    return _set_status(db, game_id, "playing", "abandoned")
 
 
-def resume(game_id):
-    """Put an abandoned game back in play; returns whether it was abandoned."""
-    return _set_status(game_id, "abandoned", "playing")
+def resume(db, game_id):
+    """Put an abandoned game back in play (in db's transaction); returns whether it was abandoned."""
+    return _set_status(db, game_id, "abandoned", "playing")
 
 
-def _set_status(game_id, before, after):
-    with write() as db:
-        changed = db.execute(
-            "UPDATE games SET status = ? WHERE id = ? AND status = ?", [after, game_id, before],
-        ).rowcount
-        if changed:
-            bump(db, game_id)
-            refresh_game_results(db, game_id)
+def _set_status(db, game_id, before, after):
+    changed = db.execute(
+        "UPDATE games SET status = ? WHERE id = ? AND status = ?", [after, game_id, before],
+    ).rowcount
+    if changed:
+        bump(db, game_id)
+        refresh_game_results(db, game_id)
     return bool(changed)

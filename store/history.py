@@ -9,7 +9,7 @@ only, as far back as the page needs, so it costs the same however long the histo
 import datetime
 from dataclasses import dataclass
 
-from . import get_db, now, write
+from . import get_db, now
 from .lists import AMONG, listed
 from .rounds import hand_from_row
 
@@ -265,15 +265,14 @@ def note(kind, game_id):
     return rows[0]["text"] if rows else None
 
 
-def set_note(crew_id, kind, game_id, text):
-    """Keep a short note on a game or a night; an empty text removes it."""
+def set_note(db, crew_id, kind, game_id, text):
+    """Keep a short note on a game or a night (in db's transaction); an empty text removes it."""
     assert kind in NOTE_KINDS
-    with write() as db:
-        if not text:
-            db.execute("DELETE FROM notes WHERE kind = ? AND game_id = ?", [kind, game_id])
-            return
-        db.execute(
-            "INSERT INTO notes (crew_id, kind, game_id, text, updated) VALUES (?, ?, ?, ?, ?)"
-            " ON CONFLICT (kind, game_id) DO UPDATE SET text = excluded.text, updated = excluded.updated",
-            [crew_id, kind, game_id, text, now()],
-        )
+    if not text:
+        db.execute("DELETE FROM notes WHERE kind = ? AND game_id = ?", [kind, game_id])
+        return
+    db.execute(
+        "INSERT INTO notes (crew_id, kind, game_id, text, updated) VALUES (?, ?, ?, ?, ?)"
+        " ON CONFLICT (kind, game_id) DO UPDATE SET text = excluded.text, updated = excluded.updated",
+        [crew_id, kind, game_id, text, now()],
+    )

@@ -3,7 +3,7 @@ import sqlite3
 
 from scoring import names as name_rule
 
-from . import get_db, write
+from . import get_db
 from .results import refresh_results
 
 
@@ -45,70 +45,69 @@ def player(crew_id, player_id):
     return rows[0] if rows else None
 
 
-def rename(crew_id, player_id, name):
-    """Give the player a new name; NameTaken when another player of the crew has it."""
+def rename(db, crew_id, player_id, name):
+    """Give the player a new name, in db's transaction; NameTaken when another player of the crew
+    has it."""
+    taken = list(
+        db.query(
+            "SELECT 1 FROM players WHERE crew_id = ? AND name_key = ? AND id != ?",
+            [crew_id, name_rule.key(name), player_id],
+        )
+    )
+    if taken:
+        raise NameTaken()
     try:
-        with write() as db:
-            taken = list(
-                db.query(
-                    "SELECT 1 FROM players WHERE crew_id = ? AND name_key = ? AND id != ?",
-                    [crew_id, name_rule.key(name), player_id],
-                )
-            )
-            if taken:
-                raise NameTaken()
-            db.execute(
-                "UPDATE players SET name = ?, name_key = ? WHERE id = ? AND crew_id = ?",
-                [name, name_rule.key(name), player_id, crew_id],
-            )
-            _redraw(db, player_id)
+        db.execute(
+            "UPDATE players SET name = ?, name_key = ? WHERE id = ? AND crew_id = ?",
+            [name, name_rule.key(name), player_id, crew_id],
+        )
     except sqlite3.IntegrityError as error:  # the unique index, should a rename race this one
         raise NameTaken() from error
+    _redraw(db, player_id)
 
 
-def merge(crew_id, keep_id, other_id):
+def merge(db, crew_id, keep_id, other_id):
     """Move every seat of `other_id` (and their places at club nights) to `keep_id` and drop the
     emptied player; SharedGame when both sat at one game, SharedNight when both came to one
-    club night. Returns how many games moved."""
-    with write() as db:
-        both = list(
-            db.query(
-                """
-                SELECT kept.game_id FROM seats AS kept
-                JOIN seats AS other ON other.game_id = kept.game_id AND other.player_id = ?
-                WHERE kept.player_id = ? ORDER BY kept.game_id LIMIT 1
-                """,
-                [other_id, keep_id],
-            )
+    club night. Returns how many games moved. In db's transaction."""
+    both = list(
+        db.query(
+            """
+            SELECT kept.game_id FROM seats AS kept
+            JOIN seats AS other ON other.game_id = kept.game_id AND other.player_id = ?
+            WHERE kept.player_id = ? ORDER BY kept.game_id LIMIT 1
+            """,
+            [other_id, keep_id],
         )
-        if both:
-            raise SharedGame(both[0]["game_id"])
-        nights = list(
-            db.query(
-                """
-                SELECT club_nights.id, club_nights.name FROM club_night_players AS kept
-                JOIN club_night_players AS other ON other.night_id = kept.night_id AND other.player_id = ?
-                JOIN club_nights ON club_nights.id = kept.night_id
-                WHERE kept.player_id = ? ORDER BY club_nights.id LIMIT 1
-                """,
-                [other_id, keep_id],
-            )
+    )
+    if both:
+        raise SharedGame(both[0]["game_id"])
+    nights = list(
+        db.query(
+            """
+            SELECT club_nights.id, club_nights.name FROM club_night_players AS kept
+            JOIN club_night_players AS other ON other.night_id = kept.night_id AND other.player_id = ?
+            JOIN club_nights ON club_nights.id = kept.night_id
+            WHERE kept.player_id = ? ORDER BY club_nights.id LIMIT 1
+            """,
+            [other_id, keep_id],
         )
-        if nights:
-            raise SharedNight(nights[0]["id"], nights[0]["name"])
-        owned = list(
-            db.query(
-                "SELECT count(*) AS n FROM players WHERE crew_id = ? AND id IN (?, ?)",
-                [crew_id, keep_id, other_id],
-            )
+    )
+    if nights:
+        raise SharedNight(nights[0]["id"], nights[0]["name"])
+    owned = list(
+        db.query(
+            "SELECT count(*) AS n FROM players WHERE crew_id = ? AND id IN (?, ?)",
+            [crew_id, keep_id, other_id],
         )
-        if owned[0]["n"] != 2:
-            raise LookupError("both players must belong to the crew")
-        games = [row[0] for row in db.execute("SELECT game_id FROM seats WHERE player_id = ?", [other_id])]
-        db.execute("UPDATE seats SET player_id = ? WHERE player_id = ?", [keep_id, other_id])
-        for table in ("club_night_players", "club_night_places"):  # the nights they came to, too
-            db.execute(f"UPDATE {table} SET player_id = ? WHERE player_id = ?", [keep_id, other_id])
-        refresh_results(db, games)
-        _redraw(db, keep_id)
-        db.execute("DELETE FROM players WHERE id = ? AND crew_id = ?", [other_id, crew_id])
+    )
+    if owned[0]["n"] != 2:
+        raise LookupError("both players must belong to the crew")
+    games = [row[0] for row in db.execute("SELECT game_id FROM seats WHERE player_id = ?", [other_id])]
+    db.execute("UPDATE seats SET player_id = ? WHERE player_id = ?", [keep_id, other_id])
+    for table in ("club_night_players", "club_night_places"):  # the nights they came to, too
+        db.execute(f"UPDATE {table} SET player_id = ? WHERE player_id = ?", [keep_id, other_id])
+    refresh_results(db, games)
+    _redraw(db, keep_id)
+    db.execute("DELETE FROM players WHERE id = ? AND crew_id = ?", [other_id, crew_id])
     return len(games)

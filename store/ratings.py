@@ -97,7 +97,7 @@ def game_changes(crew_id, game_id):
     return {row["player_id"]: _change(row) for row in rows}
 
 
-def set_enabled(crew_id, enabled):
-    """Switch the crew's ratings on or off (only what is shown: the games are untouched)."""
-    with write() as db:
-        db.execute("UPDATE crews SET ratings = ? WHERE id = ?", [int(enabled), crew_id])
+def set_enabled(db, crew_id, enabled):
+    """Switch the crew's ratings on or off, in db's transaction (only what is shown: the games are
+    untouched)."""
+    db.execute("UPDATE crews SET ratings = ? WHERE id = ?", [int(enabled), crew_id])

@@ -1,7 +1,7 @@
 """Phones at the table: which phone holds which seat, and sign-offs."""
 import datetime
 
-from . import get_db, now, write
+from . import get_db, now
 from .games import bump
 from .lists import AMONG, listed
 
@@ -46,9 +46,9 @@ def leave(db, game_id, device):
         bump(db, game_id)
 
 
-def note_seen(game_id, device, seen=...):
-    """Note that this phone is still at the table; a read decides (or `seen`, when the caller
-    read it already), so polls rarely write."""
+def seen_long_ago(game_id, device, seen=...):
+    """Whether this phone's claim on a seat was last seen long enough ago to be noted again (a
+    read decides, or `seen`, when the caller read it already), so polls rarely write."""
     if seen is ...:
         rows = list(
             get_db().query(
@@ -57,14 +57,13 @@ def note_seen(game_id, device, seen=...):
         )
         seen = rows[0]["seen"] if rows else None
     if seen is None:
-        return
-    last = datetime.datetime.fromisoformat(seen)
-    if datetime.datetime.now(datetime.timezone.utc) - last > SEEN_EVERY:
-        with write() as db:
-            db.execute(
-                "UPDATE seat_claims SET seen = ? WHERE game_id = ? AND device = ?",
-                [now(), game_id, device],
-            )
+        return False
+    return datetime.datetime.now(datetime.timezone.utc) - datetime.datetime.fromisoformat(seen) > SEEN_EVERY
+
+
+def note_seen(db, game_id, device):
+    """Note, in db's transaction, that this phone is still at the table."""
+    db.execute("UPDATE seat_claims SET seen = ? WHERE game_id = ? AND device = ?", [now(), game_id, device])
 
 
 def signoffs(round_ids, db=None):

@@ -1,7 +1,8 @@
 """`seat_results` kept by store/results.py (no triggers): the known history gives the rows the
 triggers' SQL gave, and each write that changes a game's outcome leaves the rows right."""
 
-from store import connect, players
+from services import players as player_service
+from store import connect
 from store.results import refresh_results, seat_rows
 from support.html_text import field_value
 from support.known_history import player_ids, summary_of
@@ -112,7 +113,7 @@ def test_a_merge_moves_the_results_and_the_ratings_follow(known):
     fay = db.execute("INSERT INTO players (crew_id, name, created) VALUES (1, 'Fay', '2025-01-01')").lastrowid
     db.conn.commit()
     with app.app_context():
-        assert players.merge(1, fay, eve) == 2
+        assert player_service.merge(1, fay, eve).games == 2
     assert totals(db, 2)["Fay"] == (120, "finished", 1, 1)
     assert "Eve" not in totals(db, 7) and totals(db, 7)["Fay"][0] == 0
     assert db.execute("SELECT count(*) FROM rating_state").fetchone()[0] == 0  # stale: rebuilt on read
