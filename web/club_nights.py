@@ -18,7 +18,7 @@ from services import crews as crew_service
 from services import links as link_service
 from services.refusals import Refused
 
-from .forms import check_name
+from .fields import check_name
 from .lookup import load_crew
 from .render import render, see_other, wants_fragment
 from .share_links import qr_svg, share_link

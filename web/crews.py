@@ -1,9 +1,13 @@
 """Starting a crew, the crew's home page with its join QR code, and remembered crews."""
 from flask import Blueprint, abort, current_app, flash, make_response, request, session, url_for
+from flask_wtf import FlaskForm
+from wtforms import IntegerField, PasswordField, RadioField, SelectChoice, StringField
+from wtforms.validators import InputRequired, NumberRange, Optional
 
 from web.access import CREW, PUBLIC, allow
 from web import security
-from web.forms import CrewForm, HouseRulesForm
+from scoring import MAX_BID, MAX_GOAL, HouseRules
+from web.fields import BID_RANGE, check_name
 from web.share_links import qr_svg, share_link
 from services import crews as crew_service
 from services import links as link_service
@@ -13,6 +17,73 @@ from .lookup import forget_crew, load_crew
 from .render import render, see_other
 
 bp = Blueprint("crews", __name__)
+
+
+class CrewForm(FlaskForm):
+    name = StringField("Crew name", validators=[check_name])
+    # Asked only when the server has a passphrase (ORCHARD_PASSPHRASE), checked in the view.
+    passphrase = PasswordField("Server passphrase")
+
+
+class HouseRulesForm(FlaskForm):
+    """The house rules: a crew's defaults, and the same fields on each new game."""
+
+    goal = RadioField(
+        "Play to",
+        choices=[SelectChoice("250"), SelectChoice("500", "500 (long game)"), SelectChoice("other", "Other")],
+        default="250",
+    )
+    goal_other = IntegerField(
+        "Other goal",
+        validators=[Optional(), NumberRange(min=1, max=MAX_GOAL, message=f"Pick a goal from 1 to {MAX_GOAL}.")],
+    )
+    tie_rule = RadioField(
+        "A tie at the top when the game ends",
+        choices=[SelectChoice("play-on", "Play on (rule book)"), SelectChoice("shared", "Shared win")],
+        default="play-on",
+    )
+    min_bid = IntegerField(
+        "Lowest bid number allowed",
+        default=1,
+        validators=[
+            InputRequired("Enter the lowest bid number."),
+            NumberRange(min=1, max=MAX_BID, message=BID_RANGE),
+        ],
+    )
+    redeal_moves_deal = RadioField(
+        "After four passes",
+        choices=[SelectChoice("no", "Same dealer deals again (rule book)"), SelectChoice("yes", "The deal moves on")],
+        default="no",
+    )
+
+    def fill(self, rules):
+        """Pre-fill from a HouseRules value (unless the form was posted)."""
+        if self.is_submitted():
+            return self
+        standard = str(rules.goal) in ("250", "500")
+        self.goal.data = str(rules.goal) if standard else "other"
+        self.goal_other.data = None if standard else rules.goal
+        self.tie_rule.data = rules.tie_rule
+        self.min_bid.data = rules.min_bid
+        self.redeal_moves_deal.data = "yes" if rules.redeal_moves_deal else "no"
+        return self
+
+    def house_rules(self):
+        """The rules as the engine's value."""
+        goal = int(self.goal.data) if self.goal.data != "other" else self.goal_other.data
+        return HouseRules(
+            goal=goal,
+            tie_rule=self.tie_rule.data,
+            min_bid=self.min_bid.data,
+            redeal_moves_deal=self.redeal_moves_deal.data == "yes",
+        )
+
+    def validate(self, extra_validators=None):
+        ok = super().validate(extra_validators)
+        if self.goal.data == "other" and self.goal_other.data is None and not self.goal_other.errors:
+            self.goal_other.errors.append("Enter the number of points to play to.")
+            ok = False
+        return ok
 
 
 @bp.get("/")

@@ -1,9 +1,9 @@
 """New games, the scoreboard (live on every phone), seats, starting the next round, and the rematch."""
 from flask import Blueprint, abort, current_app, flash, g, make_response, request, url_for
+from wtforms import RadioField, StringField
 
-from web.access import CREW, TABLE, WATCH, allow
-from web.forms import GameForm
 from scoring import PLAYERS
+from scoring import names as name_rule
 from services import club_nights as night_service
 from services import crews as crew_service
 from services import games as game_service
@@ -11,6 +11,9 @@ from services import links as link_service
 from services import phones
 from services import rounds as round_service
 from services.games import house_rules
+from web.access import CREW, TABLE, WATCH, allow
+from web.crews import HouseRulesForm
+from web.fields import SEATS, check_name
 
 from .lookup import load_crew, load_game
 from .render import render, see_other
@@ -18,6 +21,28 @@ from .share_links import qr_svg, share_link
 from .viewer import device_id, poll_unchanged, viewer_for
 
 bp = Blueprint("games", __name__, url_prefix="/c/<token>/games")
+
+
+class GameForm(HouseRulesForm):
+    player_0 = StringField("Seat 1", validators=[check_name])
+    player_1 = StringField("Seat 2", validators=[check_name])
+    player_2 = StringField("Seat 3", validators=[check_name])
+    player_3 = StringField("Seat 4", validators=[check_name])
+    first_dealer = RadioField("Who deals first", choices=SEATS, default="0")
+
+    def names(self):
+        return [getattr(self, f"player_{seat}").data for seat in range(PLAYERS)]
+
+    def validate(self, extra_validators=None):
+        ok = super().validate(extra_validators)
+        seen = {}
+        for seat, name in enumerate(self.names()):
+            field = getattr(self, f"player_{seat}")
+            if name and name_rule.key(name) in seen and not field.errors:
+                field.errors.append(f"{name} is already in seat {seen[name_rule.key(name)] + 1}.")
+                ok = False
+            seen.setdefault(name_rule.key(name or ""), seat)
+        return ok
 
 
 def scoreboard_page(token, game_id, status=200, notice=None, reassign=None, just_saved=None, loaded=None):

@@ -6,7 +6,7 @@ from flask_wtf.file import FileField, FileRequired
 from wtforms import DateField, PasswordField, SelectField, StringField
 from wtforms.validators import Optional, ValidationError
 
-from web.forms import check_name
+from web.fields import check_name
 from scoring import NOTE_MAX
 
 

@@ -16,7 +16,7 @@ from services import taps
 from services.refusals import Refused
 from services.rounds import Gone
 from services.taps import Stale
-from web.forms import BidForm, CardTapForm, CountTapForm, DoneForm, ModeForm, SaveForm, TargetForm
+from .forms import BidForm, CardTapForm, CountTapForm, DoneForm, ModeForm, SaveForm, TargetForm
 
 from ..render import see_other, wants_fragment
 from ..viewer import poll_unchanged

@@ -7,7 +7,7 @@ from flask import Blueprint, abort, g, make_response, render_template, request, 
 from scoring import MAX_BID, PLAYERS, SUIT_SYMBOLS
 from services import games as game_service
 from services import rounds as service
-from web.forms import BidForm
+from .forms import BidForm
 
 from ..lookup import load_game
 from ..render import wants_fragment
