@@ -14,7 +14,7 @@ from services import links as link_service
 from services.games import house_rules
 
 from .lookup import forget_crew, load_crew
-from .render import render, see_other
+from .render import render, see_other, wants_fragment
 
 bp = Blueprint("crews", __name__)
 
@@ -160,7 +160,10 @@ def link_replace(token, link_id):
     crew = load_crew(token)
     if not link_service.replace(current_app.secret_key, crew["id"], link_id):
         abort(404)
-    flash("That link was replaced: the old one no longer works.")
+    said = "That link was replaced: the old one no longer works."
+    if wants_fragment():  # the list again, in place, with the sentence at its top
+        return _crew_page(crew, HouseRulesForm().fill(house_rules(crew)), block="links", links_notice=said)
+    flash(said)
     return see_other(url_for("crews.crew_show", token=token) + "#links")
 
 
@@ -177,7 +180,7 @@ def house_rules_update(token):
     return see_other(url_for("crews.crew_show", token=token))
 
 
-def _crew_page(crew, rules_form, status=200, block=None):
+def _crew_page(crew, rules_form, status=200, block=None, links_notice=None):
     # The link is rebuilt from the token this request came in by: the store keeps only its hash.
     link = share_link(url_for("crews.crew_show", token=crew["token"]))
     qr = qr_svg(link.url, scale=4)
@@ -193,7 +196,8 @@ def _crew_page(crew, rules_form, status=200, block=None):
         games=home.games,
         games_version=home.games_version,
         players=home.players,
-        links=[] if block else [{**item, "url": share_link(url_for(
+        links_notice=links_notice,
+        links=[] if block not in (None, "links") else [{**item, "url": share_link(url_for(
             "games.game_show" if item["game_id"] else "club_nights.night_board", token=item["token"],
             **({"game_id": item["game_id"]} if item["game_id"] else {"night_id": item["night_id"]}))).url}
             for item in link_service.of_crew(current_app.secret_key, crew["id"])],
