@@ -33,15 +33,22 @@ def take_seat(phone, game_url, seat):
     expect(phone.page.locator(".seat.mine")).to_have_text(f"{NAMES[seat]} · this phone")
 
 
-def test_an_early_all_in_a_refusal_and_a_moved_seat_reveal_nothing(phones):
-    ann, ben, cleo, dan, spare = phones
+def seated_round(phones):
+    """Ann starts a crew and a game, the first four phones take a seat each, and Ann starts round
+    1: (the game's address, the round's address)."""
+    ann = phones[0]
     ann.start_crew()
     game_url = ann.start_game()
     for seat, phone in enumerate(phones[:4]):
         take_seat(phone, game_url, seat)
     ann.page.goto(game_url)
     ann.start_round(1)
-    round_url = ann.page.url
+    return game_url, ann.page.url
+
+
+def test_an_early_all_in_a_refusal_and_a_moved_seat_reveal_nothing(phones):
+    ann, ben, cleo, dan, spare = phones
+    game_url, round_url = seated_round(phones)
     for phone in phones[1:4]:
         phone.page.goto(round_url)
 
@@ -111,13 +118,7 @@ def test_the_rest_goes_to_the_hand_still_open_never_to_a_finished_one(phones):
     """Ben is all in with nothing in his pile: no finished phone is offered the rest, each is told
     8 cards are missing (never which), Ben opens his hand again and the rest is his alone."""
     ann, ben, cleo, dan = phones[:4]
-    ann.start_crew()
-    game_url = ann.start_game()
-    for seat, phone in enumerate(phones[:4]):
-        take_seat(phone, game_url, seat)
-    ann.page.goto(game_url)
-    ann.start_round(1)
-    round_url = ann.page.url
+    game_url, round_url = seated_round(phones)
     ann.bid(0, 1, "C")
     for seat, phone in enumerate(phones[:4]):
         if seat:
