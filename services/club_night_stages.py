@@ -14,7 +14,8 @@ from store import club_nights as night_store
 from store import games as game_store
 from store import write
 
-from .club_nights import _names, _present, _seating, _unfinished
+from .club_nights import _names, _present, _unfinished
+from .club_nights import seating as seating_of
 from .refusals import Refused
 from .games import house_rules
 
@@ -77,7 +78,7 @@ def draw_stage(night):
     stage is seeded by the night and the stage's number, so it is reproducible."""
     def plan(found, stages):
         _drawable(found, stages)
-        return _draw(_present(found), [_seating(stage) for stage in stages], night["seed"] * 1000 + len(stages) + 1)
+        return _draw(_present(found), [seating_of(stage) for stage in stages], night["seed"] * 1000 + len(stages) + 1)
 
     def write_it(db, found, stages, seating):
         number = len(stages) + 1
@@ -102,8 +103,8 @@ def redraw(night, number):
         stage = _planned_in(stages, number)
         seeds = [((night["seed"] * 1000 + number) * 100_003 + found["version"]) * 7 + k for k in range(4)]
         try:
-            return club_night.draw_anew(_present(found), [_seating(s) for s in stages if s["number"] < number],
-                                        seeds, _seating(stage))
+            return club_night.draw_anew(_present(found), [seating_of(s) for s in stages if s["number"] < number],
+                                        seeds, seating_of(stage))
         except NightError as error:
             raise Refused(f"{error}: add players who are here, or mark them back.", field="players") from None
 
@@ -126,7 +127,7 @@ def swap(night, number, a, b, version):
         if found["version"] != version:
             raise Refused("The night changed since this page was drawn: look at the seating again, then swap.", field="swap")
         try:
-            seating = club_night.swap(_seating(stage), a, b)
+            seating = club_night.swap(seating_of(stage), a, b)
         except NightError as error:
             raise Refused(f"{error}.", 422, field="swap") from None
         night_store.put_places(db, night["id"], number, seating)
@@ -150,7 +151,7 @@ def start_stage(night, crew, number):
         _open(found)
         stage = _planned_in(night_store.stages(night["id"], db), number)
         here = set(_present(found))
-        seating = _seating(stage)
+        seating = seating_of(stage)
         gone = [names[p] for p in seating.players if p not in here]
         if gone:
             raise Refused(f"{', '.join(gone)} left after the draw: draw the stage again.")

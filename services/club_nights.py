@@ -8,7 +8,6 @@ from scoring import NAME_MAX, PLAYERS, club_night
 from scoring import names as name_rule
 from scoring.club_night import NightError, Seating, TableScore
 from store import club_nights as night_store
-from store import crews as crew_store
 from store import write
 
 from .refusals import Refused
@@ -88,12 +87,7 @@ def _names(night):
 
 
 def seating(stage):
-    """A stage's seating (tables in seat order, who sits out)."""
-    return _seating(stage)
-
-
-def _seating(stage):
-    """A stored stage as the engine's seating: a started table as its game seats it now (after
+    """A stored stage as the engine's seating (tables in seat order, who sits out): a started table as its game seats it now (after
     any "we sat wrong" repair), a planned one as drawn."""
     tables = {}
     for place in stage["places"]:
