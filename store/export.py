@@ -14,7 +14,7 @@ import re
 
 from scoring import SUIT_NAMES
 
-from . import club_night_transfer, get_db
+from . import club_night_transfer, columns, get_db
 from .lists import AMONG, listed
 from .rounds import hand_from_row
 
@@ -187,8 +187,7 @@ def _grouped(db, sql, ids, key):
 
 
 def _hand_out(hand):
-    keys = ("seat", "mode", "target", "won", "counts", "score", "target_bonus", "entered_by", "done")
-    return {key: hand[key] for key in keys}
+    return {key: hand[key] for key in columns.HAND[1:]}  # all but round_id: a hand is inside its round
 
 
 def _round_out(row, hands, changes, signoffs):

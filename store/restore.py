@@ -14,7 +14,7 @@ import time
 
 from scoring import names as name_rule
 
-from . import club_night_restore, club_night_transfer, get_db, now, write
+from . import club_night_restore, club_night_transfer, columns, get_db, now, write
 from .crews import token_hash
 from .lists import AMONG, listed
 from .restore_checks import GameChecks, NotJson, RestoreError, checked
@@ -166,15 +166,12 @@ _COPY = [
     "DELETE FROM temp.restore_chunk",
     "INSERT INTO temp.restore_chunk SELECT min(id), max(id),"
     f" (SELECT coalesce(max(id), 0) FROM main.rounds) + 1 - min(id) FROM staged.rounds WHERE game_id {_GAMES}",
-    "INSERT INTO main.rounds (id, game_id, number, revision, status, mode, dealer, redeals, bid_seat,"
-    " bid_number, bid_suit, version, created, updated)"
-    f" SELECT r.id + {_OFFSET}, m.stored, r.number, r.revision, r.status, r.mode,"
-    " r.dealer, r.redeals, r.bid_seat, r.bid_number, r.bid_suit, 1, r.created, r.updated"
+    f"INSERT INTO main.rounds (id, {', '.join(columns.ROUND)}, version)"
+    f" SELECT r.id + {_OFFSET}, {', '.join('m.stored' if c == 'game_id' else 'r.' + c for c in columns.ROUND)}, 1"
     f" FROM staged.rounds AS r JOIN temp.restore_games AS m ON m.staged = r.game_id WHERE r.id {_ROUNDS}"
     " ORDER BY r.id",
-    "INSERT INTO main.hands (round_id, seat, mode, target, won, counts, score, target_bonus, entered_by, done)"
-    f" SELECT round_id + {_OFFSET}, seat, mode, target, won, counts, score,"
-    f" target_bonus, entered_by, done FROM staged.hands WHERE round_id {_ROUNDS}",
+    f"INSERT INTO main.hands ({', '.join(columns.HAND)})"
+    f" SELECT round_id + {_OFFSET}, {', '.join(columns.HAND[1:])} FROM staged.hands WHERE round_id {_ROUNDS}",
     "INSERT INTO main.round_changes (round_id, at, action, detail, by)"
     f" SELECT round_id + {_OFFSET}, at, action, detail, by"
     f" FROM staged.round_changes WHERE round_id {_ROUNDS} ORDER BY rowid",
@@ -210,10 +207,8 @@ CREATE TABLE games (id INTEGER PRIMARY KEY, created, finished, goal, tie_rule, m
     redeal_moves_deal, hand_limit, first_dealer, status, rematch_of);
 CREATE TABLE seats (game_id, seat, player_id, won, PRIMARY KEY (game_id, seat)) WITHOUT ROWID;
 CREATE TABLE notes (kind, game_id, text);
-CREATE TABLE rounds (id INTEGER PRIMARY KEY, game_id, number, revision, status, mode, dealer, redeals,
-    bid_seat, bid_number, bid_suit, created, updated);
-CREATE TABLE hands (round_id, seat, mode, target, won, counts, score, target_bonus, entered_by, done,
-    PRIMARY KEY (round_id, seat)) WITHOUT ROWID;
+CREATE TABLE rounds (id INTEGER PRIMARY KEY, {round_columns});
+CREATE TABLE hands ({hand_columns}, PRIMARY KEY (round_id, seat)) WITHOUT ROWID;
 CREATE TABLE round_changes (round_id, at, action, detail, by);
 CREATE TABLE signoffs (round_id, seat, device, at);
 CREATE TABLE results ({columns}, PRIMARY KEY (game_id, seat)) WITHOUT ROWID;
@@ -232,7 +227,8 @@ def _stage(raw, staged, per_write, say):
     try:
         conn.execute("PRAGMA journal_mode = WAL")  # the parent reads while this writes
         conn.execute("PRAGMA synchronous = OFF")
-        conn.executescript(_STAGING.format(columns=", ".join(COLUMNS)) + club_night_transfer.STAGING)
+        conn.executescript(_STAGING.format(columns=", ".join(COLUMNS), round_columns=", ".join(columns.ROUND),
+                                         hand_columns=", ".join(columns.HAND)) + club_night_transfer.STAGING)
         conn.execute("BEGIN")
         conn.execute("INSERT INTO crew VALUES (?, ?, ?, ?, ?, ?)",
                      [crew["name"], crew["created"], crew["goal"], crew["tie_rule"], crew["min_bid"],
@@ -288,12 +284,12 @@ def _stage_game(rows, game_id, game, game_ids, player_ids, round_id):
     for entry in game["rounds"]:
         round_id += 1
         bid = entry["bid"] or {}
-        rows["rounds"].append((round_id, game_id, entry["number"], entry["revision"], entry["status"],
-                               entry["mode"], entry["dealer"], entry["redeals"], bid.get("seat"),
-                               bid.get("number"), bid.get("suit"), entry["created"], entry["updated"]))
-        rows["hands"] += [(round_id, hand["seat"], hand["mode"], hand["target"], " ".join(hand["won"]),
-                           _counts_text(hand["counts"]), hand["score"], hand["target_bonus"],
-                           hand["entered_by"], hand["done"]) for hand in entry["hands"]]
+        stored = {**entry, "game_id": game_id, "bid_seat": bid.get("seat"), "bid_number": bid.get("number"),
+                  "bid_suit": bid.get("suit")}
+        rows["rounds"].append((round_id, *(stored[column] for column in columns.ROUND)))
+        rows["hands"] += [tuple({**hand, "round_id": round_id, "won": " ".join(hand["won"]),
+                                 "counts": _counts_text(hand["counts"])}[column] for column in columns.HAND)
+                          for hand in entry["hands"]]
         rows["round_changes"] += [(round_id, change["at"], change["action"], change["detail"], change["by"])
                                   for change in entry["changes"]]
         rows["signoffs"] += [(round_id, mark["seat"], mark["device"], mark["at"]) for mark in entry["signoffs"]]

@@ -5,7 +5,7 @@ import json
 
 from scoring import PLAYERS, format_points
 
-from . import get_db, now
+from . import columns, get_db, now
 from .games import bump
 from .round_log import history, log, log_again  # noqa: F401  (callers reach them as rounds.*)
 
@@ -189,15 +189,11 @@ def start(db, game_id, number, dealer, mode="quick", by=None, modes=None):
 def start_correction(db, saved, by=None):
     """Open a new revision of a saved round, pre-filled from it, and return its id."""
     stamp = now()
+    copy = {**saved, "revision": _next_revision(db, saved["game_id"], saved["number"]), "status": OPEN,
+            "created": stamp, "updated": stamp}
     cursor = db.execute(
-        "INSERT INTO rounds (game_id, number, revision, status, mode, dealer, redeals,"
-        " bid_seat, bid_number, bid_suit, version, created, updated)"
-        " VALUES (?, ?, ?, 'entering', ?, ?, ?, ?, ?, ?, 1, ?, ?)",
-        [
-            saved["game_id"], saved["number"], _next_revision(db, saved["game_id"], saved["number"]),
-            saved["mode"], saved["dealer"], saved["redeals"], saved["bid_seat"],
-            saved["bid_number"], saved["bid_suit"], stamp, stamp,
-        ],
+        f"INSERT INTO rounds ({', '.join(columns.ROUND)}, version) VALUES ({', '.join('?' * len(columns.ROUND))}, 1)",
+        [copy[column] for column in columns.ROUND],
     )
     round_id = cursor.lastrowid
     db.execute(
