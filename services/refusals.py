@@ -10,3 +10,13 @@ class Refused(Exception):
     def __init__(self, sentence, status=409, field=None):
         super().__init__(sentence)
         self.sentence, self.status, self.field = sentence, status, field
+
+
+
+class NotOpen(Refused):
+    """The round is no longer open for entry: saved, corrected or changed on another phone. The
+    page shows the round as stored now, with the sentence above it."""
+
+    def __init__(self, number, sentence=None):
+        super().__init__(sentence or f"Round {number} is no longer open for entry: it was saved or changed on "
+                         "another phone. This is what is stored now.")

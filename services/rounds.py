@@ -13,18 +13,14 @@ from store import games as game_store
 from store import seats as seat_store
 from store import write
 from scoring.entries import engine_hand, hand_score, round_problems
-from store.rounds import RoundConflict
 
 from .games import dealer_for, game_standing, house_rules
-from .refusals import Refused
+from .refusals import NotOpen, Refused
 from .remaining import REST_WAITS, owners_of, remaining_cards, rest_refusal
 
 # Problems that only say the round is not finished yet: a neutral to-do list until a save is tried.
 STILL_TO_DO = {"missing-bid", "missing-target", "missing-cards", "wrong-total", "not-whole-tricks",
                "not-complete"}
-
-
-Gone = RoundConflict  # the round is no longer open for entry: saved, or changed on another phone
 
 
 @dataclass
@@ -239,44 +235,54 @@ def set_bid(game, number, bidder, bid_number, suit):
     if refused:
         raise Refused(refused, 422)
     with write() as db:
-        entry = round_store.lock_open_number(db, game["id"], number)
+        entry = open_round(db, game, number)
         round_store.set_bid(db, entry["id"], bidder, bid_number, suit)
-        return round_store.lock_open(db, entry["id"])
+        return round_store.load(entry["id"], db)
 
 
 def redeal(game, viewer, number):
     """Everyone passed: count a redeal and say who deals the new deal. Returns (round, same_dealer)."""
     with write() as db:
-        entry = round_store.lock_open_number(db, game["id"], number)
+        entry = open_round(db, game, number)
         earlier = sum(row["redeals"] or 0 for row in round_store.scored(game["id"], db) if row["number"] < number)
         dealer = dealer_for(game, number, earlier + entry["redeals"] + 1)
         round_store.record_redeal(db, entry["id"], dealer, viewer.label(game["names"]))
-        return round_store.lock_open(db, entry["id"]), dealer == entry["dealer"]
+        return round_store.load(entry["id"], db), dealer == entry["dealer"]
 
 
 def mark_done(game, viewer, number, seat, done):
     """Mark a hand as all in (or open it again); when all four are in and the engine finds no
     problem, the round is saved for the whole table. Returns the round as it is now."""
     with write() as db:
-        entry = round_store.lock_open_number(db, game["id"], number)
+        entry = open_round(db, game, number)
         if seat in viewer.hidden_seats(entry):
             raise Refused(f"{game['names'][seat]} is entering this hand on their own phone.", 403)
         round_store.mark_done(db, entry["id"], seat, done)
-        entry = round_store.lock_open(db, entry["id"])
+        entry = round_store.load(entry["id"], db)
         if done and all(entry["hands"][s]["done"] for s in viewer.seated()):
             _save_if_complete(db, game, entry, viewer.label(game["names"]))
         return round_store.load(entry["id"], db)
 
 
+def open_round(db, game, number):
+    """The open revision of round `number`, read again inside this write transaction; NotOpen when
+    it was saved, corrected or changed on another phone since the phone showed it."""
+    entry = round_store.lock_open_number(db, game["id"], number)
+    if entry is None:
+        raise NotOpen(number)
+    return entry
+
+
 def save(game, viewer, number, version):
     """Save the open round if it is unchanged since the phone showed it and the engine finds no
-    problem; returns the problems (empty when saved). Gone if it changed, Refused while a hand held
+    problem; returns the problems (empty when saved). NotOpen if it changed, Refused while a hand held
     on another phone is not all in, GameError if the scores would end the game before rounds
     already saved after it."""
     with write() as db:
         entry = round_store.lock_open_number(db, game["id"], number)
-        if entry["version"] != version:
-            raise Gone()
+        if entry is None or entry["version"] != version:
+            raise NotOpen(number, f"Round {number} changed on another phone before this save: nothing was "
+                          "overwritten. Check what is stored now, then save again if needed.")
         waiting = [game["names"][s] for s in sorted(viewer.hidden_seats(entry)) if not entry["hands"][s]["done"]]
         if waiting:
             raise Refused(f"Waiting for {_join(waiting)}: a hand entered on its own phone is saved once that "
@@ -364,7 +370,7 @@ def agree(game, viewer, number):
     with write() as db:
         saved = [row for row in round_store.scored(game["id"], db) if row["number"] == number]
         if not saved:
-            raise Gone()
+            raise Refused(f"Round {number} is not saved: there is no score to agree to yet.")
         if seat_store.agree(db, saved[0]["id"], viewer.seat, viewer.device):
             round_store.log(db, saved[0]["id"], "agreed", by=viewer.label(game["names"]))
             round_store.touch(db, saved[0]["id"])

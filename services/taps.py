@@ -12,7 +12,7 @@ from scoring.entries import engine_hand, round_problems
 
 from .remaining import remaining_cards, rest_refusal
 from .refusals import Refused
-from .rounds import next_hand
+from .rounds import next_hand, open_round
 
 # Problems a tap may not create: the deck has each card once and four of each rank.
 REFUSED_ON_TAP = {"duplicate", "target-in-pile", "too-many-of-rank", "bad-count"}
@@ -98,7 +98,7 @@ def _edit_hand(game, viewer, number, seat, change, based_on=None, with_entry=Fal
     it, another phone enters that hand in private, or the phone's view of the hand is stale."""
     names = game["names"]
     with write(draft=True) as db:
-        entry = round_store.lock_open_number(db, game["id"], number)
+        entry = open_round(db, game, number)
         hidden = viewer.hidden_seats(entry)
         if seat in hidden:
             raise Refused(f"{names[seat]} is entering this hand on their own phone.", 403)

@@ -13,10 +13,6 @@ OPEN = "entering"
 SCORED = "scored"
 
 
-class RoundConflict(Exception):
-    """The round changed under this request (saved, corrected or edited on another phone)."""
-
-
 def hand_from_row(row, round_mode=None):
     """A stored hand row as the dict the app passes around (the one place rows are decoded)."""
     return {
@@ -206,14 +202,6 @@ def start_correction(db, saved, by=None):
     return round_id
 
 
-def lock_open(db, round_id):
-    """The round, re-read inside the write transaction; RoundConflict unless still open."""
-    found = load(round_id, db)
-    if found is None or found["status"] != OPEN:
-        raise RoundConflict()
-    return found
-
-
 def touch(db, round_id, board=True):
     """Mark the round, and so its game, changed: phones following the game fetch it again (the
     scoreboard's phones only when `board`: what the scoreboard shows changed). Returns (the
@@ -325,10 +313,7 @@ def set_status(db, round_id, status, action, by=None):
 
 def lock_open_number(db, game_id, number):
     """The open revision of a round number, re-read inside the write transaction (two
-    statements: the round, its hands)."""
-    found = _with_hands(db, list(db.query(
+    statements: the round, its hands); None when the number has no open revision."""
+    return _with_hands(db, list(db.query(
         ROUND_SELECT + " WHERE rounds.game_id = ? AND rounds.number = ? AND rounds.status = 'entering'",
         [game_id, number])))
-    if found is None:
-        raise RoundConflict()
-    return found

@@ -202,6 +202,13 @@ def test_agreeing_needs_a_seat(client, table):
     assert notice(response) == "Take a seat to agree to your score."
 
 
+def test_agreeing_to_a_round_still_being_entered_is_refused_with_a_sentence(table, phones):
+    url = table.start_round()  # a crafted POST: the page offers "I agree" only on a saved round
+    response = phones[0].post(url + "/agree")
+    assert response.status_code == 409
+    assert notice(response) == "Round 1 is not saved: there is no score to agree to yet."
+
+
 def test_agreeing_twice_records_one_sign_off(app, table, phones):
     from store import connect
 

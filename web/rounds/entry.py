@@ -13,8 +13,7 @@ from web.access import CREW, TABLE, allow
 from scoring import CardError, GameError, parse_card, parse_rank
 from services import rounds as service
 from services import taps
-from services.refusals import Refused
-from services.rounds import Gone
+from services.refusals import NotOpen, Refused
 from services.taps import Stale
 from .forms import BidForm, CardTapForm, CountTapForm, DoneForm, ModeForm, SaveForm, TargetForm
 
@@ -96,8 +95,8 @@ def _tap(number, seat, form, apply, control):
     try:
         entry, problems, *opens = apply(form)
         next_tab = opens[0] if opens else None
-    except Gone:
-        return not_open(number)
+    except NotOpen as gone:
+        return not_open(number, gone)
     except Stale as stale:
         view = view_of(number, seat)
         return regions(view, "_tabs", "_check", "_hand", status=409, hand_notice=stale.sentence)
@@ -197,8 +196,8 @@ def _hand_change(number, seat, slot, apply, parts=("_tabs", "_check", "_hand")):
     seat = seat_in_range(seat)
     try:
         entry, problems = apply()
-    except Gone:
-        return not_open(number)
+    except NotOpen as gone:
+        return not_open(number, gone)
     except Refused as refused:
         return _refused(number, seat, refused.sentence, {"kind": "none", "slot": slot}, refused.status)
     view = service.round_view(g.game, entry, g.viewer, seat, problems)
@@ -216,8 +215,8 @@ def hand_done(number, seat):
         entry = service.mark_done(g.game, g.viewer, number, seat, form.done.data != "0")
     except GameError as error:
         return _refused(number, seat, str(error), {"kind": "none", "slot": "done"}, 409)
-    except Gone:
-        return not_open(number)
+    except NotOpen as gone:
+        return not_open(number, gone)
     except Refused as refused:
         return _refused(number, seat, refused.sentence, {"kind": "none", "slot": "done"}, refused.status)
     view = service.round_view(g.game, entry, g.viewer, seat)
@@ -238,10 +237,10 @@ def bid_update(number):
     if form.validate_on_submit():
         try:
             service.set_bid(g.game, number, int(form.bidder.data), form.number.data, form.suit.data)
+        except NotOpen as gone:
+            return not_open(number, gone)
         except Refused as refused:
             form.number.errors.append(refused.sentence)
-        except Gone:
-            return not_open(number)
     view = view_of(number, tab_arg())
     if form.errors:
         return regions(view, "_bid", "_deal", "_check", status=422, bid_form=form)
@@ -257,8 +256,8 @@ def bid_update(number):
 def redeal_create(number):
     try:
         entry, same_dealer = service.redeal(g.game, g.viewer, number)
-    except Gone:
-        return not_open(number)
+    except NotOpen as gone:
+        return not_open(number, gone)
     again = "same dealer" if same_dealer else "the deal moves on"
     view = service.round_view(g.game, entry, g.viewer, tab_arg())
     return regions(view, "_bid", "_deal", "_check", notice=f"Everyone passed: {again}, deal again and bid.")
@@ -275,15 +274,11 @@ def round_save(number):
     except GameError as error:
         return regions(view_of(number), "_check", status=409,
                         save_message=f"{error}: undo the later rounds first, then save this correction.")
+    except NotOpen as gone:
+        return not_open(number, gone)
     except Refused as refused:
         return regions(view_of(number, tab_arg()), "_check", "_bar_message", status=refused.status,
                        bar_text=refused.sentence)
-    except Gone:
-        return page(
-            view_of(number), status=409,
-            notice=f"Round {number} changed on another phone before this save: nothing was "
-            "overwritten. Check what is stored now, then save again if needed.",
-        )
     if problems:
         return regions(view_of(number, tab_arg(), problems), "_check", status=422, tried_save=True,
                         save_message="This round cannot be saved yet: fix the problems listed here.")

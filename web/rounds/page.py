@@ -7,6 +7,7 @@ from flask import Blueprint, abort, g, make_response, render_template, request, 
 from scoring import MAX_BID, PLAYERS, SUIT_SYMBOLS
 from services import games as game_service
 from services import rounds as service
+from services.refusals import NotOpen
 from .forms import BidForm
 
 from ..lookup import load_game
@@ -95,12 +96,9 @@ def regions(view, *parts, status=200, **extra):
     return response
 
 
-def not_open(number):
-    return page(
-        view_of(number), status=409,
-        notice=f"Round {number} is no longer open for entry: it was saved or changed on another "
-        "phone. This is what is stored now.",
-    )
+def not_open(number, refused=None):
+    """The round as stored now, saying why the tap or save did not go through."""
+    return page(view_of(number), status=409, notice=(refused or NotOpen(number)).sentence)
 
 
 def seat_in_range(seat):

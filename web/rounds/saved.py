@@ -5,7 +5,6 @@ from flask import abort, flash, g, url_for
 from web.access import CREW, TABLE, allow
 from services import rounds as service
 from services.refusals import Refused
-from services.rounds import Gone
 
 from ..render import see_other
 from .page import bp, page, view_of
@@ -19,8 +18,6 @@ def round_agree(number):
         service.agree(g.game, g.viewer, number)
     except Refused as refused:
         return page(view_of(number), status=refused.status, notice=refused.sentence)
-    except Gone:
-        abort(404)
     return page(view_of(number))
 
 
