@@ -44,11 +44,19 @@ def test_a_finished_night_shows_final_standings_and_takes_no_more_stages(app, cl
     assert element_text(page, "#leaderboard h2") == "Final standings"
     assert texts(page, "#leaderboard tbody tr") == before
     assert not [b for b in texts(page, "button") if b.startswith(("Draw stage", "Finish", "Start stage"))]
+    # Its players are final: no "Leaves", "Is back" or "Add to tonight" is offered any more.
+    assert element_text(page, "#players h2") == "Who came"
+    assert not select(page, "#players form")
+    assert len(select(page, "#players li")) == 9
     for url, field in ((night + "/stages", "#note-stage"), (night + "/finish", "#note-stage"),
                        (night + "/players", "#note-name")):
         refused = client.post(url, data={"name": "Late"})
         assert refused.status_code == 409, url
         assert "The night is over" in element_text(refused, field)
+    first = select(page, "#players li")[0].get("id").removeprefix("player-")
+    refused = client.post(night + f"/players/{first}/here", data={"here": "0"})
+    assert refused.status_code == 409
+    assert "The night is over" in element_text(refused, f"#note-here-{first}")
     _, stages = night_of(app, night)
     assert len(stages) == 1
     assert "The night is over" in element_text(client.get(night + "/board"), ".stage-note")
