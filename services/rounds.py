@@ -42,7 +42,7 @@ class RoundView:
     rest_waits: bool = False  # the rest would be offered here once the other hands are all in
     waiting: list = field(default_factory=list)
     agreed: set = field(default_factory=set)
-    history: list = field(default_factory=list)
+    history: list = field(default_factory=list)  # logged changes as facts; web/round_changes.py words them
     is_last: bool = False
     can_bring_back: bool = False
     totals_after: tuple | None = None  # the game's totals once this saved round counts

@@ -197,6 +197,8 @@ def _round_out(row, hands, changes, signoffs):
         "bid": None if row["bid_number"] is None else
         {"seat": row["bid_seat"], "number": row["bid_number"], "suit": row["bid_suit"]},
         "created": row["created"], "updated": row["updated"],
+        # A correction's source: its "correction started" and "corrected" lines are worded from it.
+        **({"copied_from": row["copied_from"]} if row["copied_from"] else {}),
         "hands": [_hand_out(hand_from_row(hand, row["mode"])) for hand in hands.get(row["id"], [])],
         "changes": [
             {"at": change["at"], "action": change["action"], "detail": change["detail"], "by": change["by"]}

@@ -114,6 +114,7 @@ class Round(TypedDict):
     bid: Optional[Bid]
     created: Optional[Stamp]
     updated: Optional[Stamp]
+    copied_from: NotRequired[Annotated[int, Field(ge=1, le=ROUNDS_MAX)]]  # a correction's source revision
     hands: Annotated[list[Hand], Field(min_length=PLAYERS, max_length=PLAYERS)]
     changes: list[Change]
     signoffs: list[SignOff]

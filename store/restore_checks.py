@@ -10,6 +10,7 @@ from typing import NamedTuple, Optional
 from scoring import PLAYERS, GameError, HouseRules, game_result
 from scoring import names as name_rule
 
+from . import old_log_words
 from .export_format import NotJson, RestoreError, typed
 from scoring.entries import engine_hand, hand_score, round_problems
 from .stats import bonus_of
@@ -52,7 +53,9 @@ class GameChecks:
         self.engine = _Engine()
 
     def check(self, game):
+        _copied_from_words(game)
         _check_game(game, self.names, f"Game {game['number']}", self.engine)
+        _scores_words(game)
         return game
 
 
@@ -131,6 +134,11 @@ def _check_game(game, names, where, engine):
             _need(entry["number"] not in open_rounds, f"{where}, round {entry['number']} has two revisions open "
                   "for entry at once; live entry opens one at a time.")
             open_rounds.add(entry["number"])
+    saved_once = {(entry["number"], entry["revision"]) for entry in game["rounds"] if entry["status"] in SAVED_ONCE}
+    for entry in game["rounds"]:  # live entry copies a correction from the saved revision
+        _need(entry["copied_from"] is None or (entry["number"], entry["copied_from"]) in saved_once,
+              f"{where}, round {entry['number']}: revision {entry['revision']} is copied from a revision "
+              "that was never saved.")
     scored.sort(key=lambda entry: entry["number"])
     _need([entry["number"] for entry in scored] == list(range(1, len(scored) + 1)),
           f"{where}: its saved rounds are not numbered 1, 2, 3 …")
@@ -160,6 +168,9 @@ _SEATS = list(range(PLAYERS))
 
 
 def _check_round(entry, seats, where, engine):
+    entry.setdefault("copied_from", None)  # a round, and any round of a file from before m0014
+    _need(entry["copied_from"] is None or entry["copied_from"] < entry["revision"],
+          f"{where}: revision {entry['revision']} is copied from a later one.")
     hands = entry["hands"]
     for hand in hands:
         hand.setdefault("mode", entry["mode"])
@@ -183,3 +194,26 @@ def _check_round(entry, seats, where, engine):
 
 
 _BY_SEAT = operator.itemgetter("seat")
+
+
+# --- An older export's log lines in words, read back as facts (as m0014 does a database's) -------
+
+def _copied_from_words(game):
+    """A correction's "from revision 2" line: the revision it names is the round's `copied_from`."""
+    for entry in game["rounds"]:
+        for change in entry["changes"]:
+            found = old_log_words.copied_from(change["action"], change["detail"], entry["revision"])
+            if found is not None and entry.get("copied_from") in (None, found):
+                entry["copied_from"], change["detail"] = found, ""
+
+
+def _scores_words(game):
+    """A "saved" or "corrected" line whose words are its recomputed scores drops them."""
+    scores = {(entry["number"], entry["revision"]): [hand["score"] for hand in entry["hands"]]
+              for entry in game["rounds"]}
+    for entry in game["rounds"]:
+        copied = scores.get((entry["number"], entry["copied_from"]))
+        for change in entry["changes"]:
+            if old_log_words.says_scores(change["action"], change["detail"],
+                                         scores[entry["number"], entry["revision"]], copied):
+                change["detail"] = ""

@@ -1,5 +1,8 @@
 """A round's logged changes: who did what to it and when, one line a step, and a run of the same
-step (everyone passing, a correction dropped) one line that counts it."""
+step (everyone passing, a correction dropped) one line that counts it. A line holds facts, not
+words: a save's scores are its revision's hands' and a correction's "before" the revision it was
+copied from (`rounds.copied_from`); `history` returns them and the web words them. A line from an
+older release may still hold its words in `detail` (`old_log_words`): the web shows them as they are."""
 import re
 
 from scoring.limits import HISTORY_LINES
@@ -12,15 +15,25 @@ _CHANGES = (" FROM round_changes JOIN rounds ON rounds.id = round_changes.round_
 
 def history(game_id, number, lines=HISTORY_LINES):
     """The logged changes to a round number, oldest first: the newest `lines` of them, after a
-    line saying how many earlier ones are not listed (when there are more)."""
+    line counting the earlier ones not listed (`earlier`, when there are more). Each line has its
+    revision, `scores` (the revision's hands', in seat order; None until it is saved) and, for a
+    correction, `copied_from` and `copied_scores` (the revision it was copied from, and its scores)."""
     db = get_db()
-    rows = list(db.query(f"SELECT round_changes.*, rounds.revision{_CHANGES} ORDER BY round_changes.id DESC"
-                         " LIMIT ?", [game_id, number, lines + 1]))[::-1]
+    rows = list(db.query(f"SELECT round_changes.*, rounds.revision, rounds.copied_from{_CHANGES}"
+                         " ORDER BY round_changes.id DESC LIMIT ?", [game_id, number, lines + 1]))[::-1]
+    scores = {}
+    for revision, score in db.execute("SELECT rounds.revision, hands.score FROM rounds JOIN hands ON hands.round_id"
+                                      " = rounds.id WHERE rounds.game_id = ? AND rounds.number = ?"
+                                      " ORDER BY rounds.revision, hands.seat", [game_id, number]):
+        scores.setdefault(revision, []).append(score)
+    scores = {revision: None if None in found else found for revision, found in scores.items()}
+    for row in rows:
+        row["scores"], row["copied_scores"] = scores.get(row["revision"]), scores.get(row["copied_from"])
     if len(rows) <= lines:
         return rows
     earlier = db.execute(f"SELECT count(*){_CHANGES}", [game_id, number]).fetchone()[0] - lines
-    return [{"at": rows[0]["at"], "action": f"{earlier} earlier change{'s' * (earlier > 1)}",
-             "detail": "", "by": None, "revision": 1}] + rows[1:]
+    return [{"at": rows[0]["at"], "earlier": earlier, "action": "", "detail": "", "by": None, "revision": 1,
+             "scores": None, "copied_from": None, "copied_scores": None}] + rows[1:]
 
 
 def log(db, round_id, action, detail="", by=None):

@@ -1,9 +1,11 @@
 """Rounds and hands as entered, and their revisions: a correction is a new revision of a saved round.
 A round's start, redeals, save, correction, discard and undo are logged steps (round_log); the entry
-itself (the bid, each hand, a hand marked all in) is a draft that only moves the version."""
+itself (the bid, each hand, a hand marked all in) is a draft that only moves the version. The log
+holds facts, not words: a save's scores are its revision's hands', a correction's "before" is the
+revision it was copied from (`copied_from`), and the web words them."""
 import json
 
-from scoring import PLAYERS, format_points
+from scoring import PLAYERS
 
 from . import columns, get_db, now
 from .games import bump
@@ -186,7 +188,7 @@ def start_correction(db, saved, by=None):
     """Open a new revision of a saved round, pre-filled from it, and return its id."""
     stamp = now()
     copy = {**saved, "revision": _next_revision(db, saved["game_id"], saved["number"]), "status": OPEN,
-            "created": stamp, "updated": stamp}
+            "created": stamp, "updated": stamp, "copied_from": saved["revision"]}
     cursor = db.execute(
         f"INSERT INTO rounds ({', '.join(columns.ROUND)}, version) VALUES ({', '.join('?' * len(columns.ROUND))}, 1)",
         [copy[column] for column in columns.ROUND],
@@ -197,7 +199,7 @@ def start_correction(db, saved, by=None):
         " SELECT ?, seat, coalesce(mode, ?), target, won, counts FROM hands WHERE round_id = ?",
         [round_id, saved["mode"], saved["id"]],
     )
-    log(db, round_id, "correction started", f"from revision {saved['revision']}", by)
+    log(db, round_id, "correction started", by=by)
     touch(db, round_id)
     return round_id
 
@@ -270,7 +272,9 @@ def mark_done(db, round_id, seat, done):
 
 def mark_saved(db, entered, scores, bonuses, by=None):
     """Make an open revision the round's saved one, replacing any earlier saved revision (a
-    correction's); the engine's scores and target bonuses (0, 3 or 4) are cached on its hands."""
+    correction's: the one it was copied from, as nothing else can be saved while it is open); the
+    engine's scores and target bonuses (0, 3 or 4) are cached on its hands, and are what its
+    "saved" or "corrected" line shows."""
     replaced = []
     if entered["is_correction"]:
         replaced = list(db.query(
@@ -285,13 +289,7 @@ def mark_saved(db, entered, scores, bonuses, by=None):
     )
     db.execute("UPDATE rounds SET status = 'scored' WHERE id = ?", [entered["id"]])
     touch(db, entered["id"])
-    after = " · ".join(format_points(score) for score in scores)
-    if replaced:
-        before = " · ".join(format_points(row["score"]) for row in db.query(
-            "SELECT score FROM hands WHERE round_id = ? ORDER BY seat", [replaced[0]["id"]]))
-        log(db, entered["id"], "corrected", f"{before} → {after}", by)
-    else:
-        log(db, entered["id"], "saved", after, by)
+    log(db, entered["id"], "corrected" if replaced else "saved", by=by)
 
 
 def drop_correction(db, correction, saved, by=None):
