@@ -5,10 +5,12 @@ The cache is rebuilt whole, from every finished game in order, on the first read
 finished game's results changed (a correction, an undo, a restore, a merge, a finish):
 `store/results.py`, which works each game's results out, drops the crew's `rating_state` row in
 the same transaction as the change. Reading the ladder then costs a few indexed rows however long the history is.
+The reads here expect the cache up to date: `services/ratings.py` rebuilds it first, in its own
+write transaction, when `is_fresh` says no.
 """
 from scoring import ratings
 
-from . import get_db, now, write
+from . import get_db, now
 
 COLUMNS = ("crew_id", "seq", "game_id", "player_id", "games",
            "mu_before", "sigma_before", "mu", "sigma", "latest")
@@ -31,30 +33,27 @@ def finished_results(crew_id, db=None):
             for (_, game_id), seats in sorted(games.items())]
 
 
-def _fresh(db, crew_id):
-    return bool(list(db.query("SELECT 1 FROM rating_state WHERE crew_id = ?", [crew_id])))
+def is_fresh(crew_id, db=None):
+    """Whether the crew's ratings cache holds what its finished games give (no change since it
+    was built)."""
+    return bool(list((db or get_db()).query("SELECT 1 FROM rating_state WHERE crew_id = ?", [crew_id])))
 
 
-def rebuild(crew_id):
-    """Work the crew's ratings out again from its finished games, unless they are up to date."""
-    db = get_db()
-    if _fresh(db, crew_id):
-        return
-    with write(db):
-        if _fresh(db, crew_id):  # another request rebuilt them while this one waited
-            return
-        results = finished_results(crew_id, db)
-        changes = ratings.rate(results)
-        order = {result.game_id: seq for seq, result in enumerate(results)}
-        last = {change.player_id: index for index, change in enumerate(changes)}
-        db.execute("DELETE FROM rating_changes WHERE crew_id = ?", [crew_id])
-        db.conn.executemany(
-            f"INSERT INTO rating_changes ({', '.join(COLUMNS)}) VALUES ({', '.join('?' for _ in COLUMNS)})",
-            [(crew_id, order[c.game_id], c.game_id, c.player_id, c.games, c.mu_before,
-              c.sigma_before, c.mu, c.sigma, int(last[c.player_id] == index))
-             for index, c in enumerate(changes)],
-        )
-        db.execute("INSERT INTO rating_state (crew_id, built) VALUES (?, ?)", [crew_id, now()])
+def rebuild(db, crew_id):
+    """Work the crew's ratings out again from its finished games, and keep them as the cache (in
+    db's write transaction)."""
+    results = finished_results(crew_id, db)
+    changes = ratings.rate(results)
+    order = {result.game_id: seq for seq, result in enumerate(results)}
+    last = {change.player_id: index for index, change in enumerate(changes)}
+    db.execute("DELETE FROM rating_changes WHERE crew_id = ?", [crew_id])
+    db.conn.executemany(
+        f"INSERT INTO rating_changes ({', '.join(COLUMNS)}) VALUES ({', '.join('?' for _ in COLUMNS)})",
+        [(crew_id, order[c.game_id], c.game_id, c.player_id, c.games, c.mu_before,
+          c.sigma_before, c.mu, c.sigma, int(last[c.player_id] == index))
+         for index, c in enumerate(changes)],
+    )
+    db.execute("INSERT INTO rating_state (crew_id, built) VALUES (?, ?)", [crew_id, now()])
 
 
 def _change(row):
@@ -65,7 +64,6 @@ def _change(row):
 def ladder(crew_id):
     """Every player of the crew with a finished game: name, rating now (a Change), and whether it
     is shown yet. Rated players first by their careful figure, then the others by games played."""
-    rebuild(crew_id)
     rows = get_db().query(
         "SELECT changes.*, players.name FROM rating_changes AS changes"
         " JOIN players ON players.id = changes.player_id"
@@ -80,7 +78,6 @@ def ladder(crew_id):
 
 def player_history(crew_id, player_id, limit=None):
     """The player's rating after each of their finished games, oldest first (the last `limit`)."""
-    rebuild(crew_id)
     rows = list(get_db().query(
         "SELECT * FROM rating_changes WHERE player_id = ? AND crew_id = ? ORDER BY seq DESC"
         + (" LIMIT ?" if limit else ""),
@@ -91,7 +88,6 @@ def player_history(crew_id, player_id, limit=None):
 
 def game_changes(crew_id, game_id):
     """player id -> what this finished game did to their rating (empty for any other game)."""
-    rebuild(crew_id)
     rows = get_db().query(
         "SELECT * FROM rating_changes WHERE game_id = ? AND crew_id = ?", [game_id, crew_id])
     return {row["player_id"]: _change(row) for row in rows}

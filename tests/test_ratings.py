@@ -6,6 +6,7 @@ import math
 import pytest
 
 from scoring import ratings
+from services import ratings as rating_service
 from store import connect
 from store import ratings as rating_store
 from support import plackett_luce
@@ -25,6 +26,18 @@ STEP = (25**2 / 9 + (25 / 300) ** 2) / math.sqrt(4 * (25**2 / 9 + (25 / 300) ** 
 def results_of(app, crew_id=1):
     with app.app_context():
         return rating_store.finished_results(crew_id)
+
+
+def stored_ladder(crew_id):
+    """The crew's ladder as the store keeps it, once the service has made the cache fresh."""
+    rating_service.refresh(crew_id)
+    return rating_store.ladder(crew_id)
+
+
+def stored_history(crew_id, player_id):
+    """The player's ratings as the store keeps them, once the service has made the cache fresh."""
+    rating_service.refresh(crew_id)
+    return rating_store.player_history(crew_id, player_id)
 
 
 def test_the_first_game_moves_each_place_by_the_hand_worked_amount(known):
@@ -148,12 +161,12 @@ def test_a_correction_that_changes_the_finishing_order_changes_the_ratings(known
     ids = player_ids(app)
     before = ladder(client, crew_url)
     with app.app_context():
-        old = {c.player_id: c for c in rating_store.ladder(1) for c in [c["rating"]]}
+        old = {c.player_id: c for c in stored_ladder(1) for c in [c["rating"]]}
     correct_game_3_round_2(client, crew_url)
     places = dict(next(r for r in results_of(app) if r.game_id == 3).places)
     assert (places[ids["Ann"]], places[ids["Cleo"]], places[ids["Ben"]]) == (1, 2, 3)
     with app.app_context():
-        new = {c.player_id: c for c in rating_store.ladder(1) for c in [c["rating"]]}
+        new = {c.player_id: c for c in stored_ladder(1) for c in [c["rating"]]}
     assert new[ids["Cleo"]].mu > old[ids["Cleo"]].mu and new[ids["Ben"]].mu < old[ids["Ben"]].mu
     # What is stored is what the games give, worked out afresh.
     fresh = {c.player_id: c for c in ratings.rate(results_of(app))}
@@ -167,14 +180,14 @@ def test_an_undo_and_an_abandon_leave_the_ratings_as_the_games_give(known):
     client.post(crew_url + "games/5/rounds/1/delete")  # game 5 is being played again
     assert "Ann about" in ladder(client, crew_url)
     with app.app_context():
-        ann = [c for c in rating_store.player_history(1, ids["Ann"])]
+        ann = [c for c in stored_history(1, ids["Ann"])]
     assert [c.game_id for c in ann] == [1, 3, 4]
     client.post(crew_url + "history/games/5/abandon")
     with app.app_context():
-        assert [c.game_id for c in rating_store.player_history(1, ids["Ann"])] == [1, 3, 4]
+        assert [c.game_id for c in stored_history(1, ids["Ann"])] == [1, 3, 4]
     assert client.post(crew_url + "games/5/rounds/1/bring-back").status_code == 303  # playing again, then finished again
     with app.app_context():
-        assert [c.game_id for c in rating_store.player_history(1, ids["Ann"])] == [1, 3, 4, 5]
+        assert [c.game_id for c in stored_history(1, ids["Ann"])] == [1, 3, 4, 5]
 
 
 def test_export_and_restore_give_identical_ratings(known):
@@ -187,8 +200,8 @@ def test_export_and_restore_give_identical_ratings(known):
     shown = [element_text(client.get(url + "ladder").get_data(as_text=True), ".ladder") for url in (new_url, crew_url)]
     assert shown[0] == shown[1] and "Ann about" in shown[0]
     with app.app_context():
-        old = {(e["name"], e["rating"].mu, e["rating"].sigma) for e in rating_store.ladder(1)}
-        new = {(e["name"], e["rating"].mu, e["rating"].sigma) for e in rating_store.ladder(2)}
+        old = {(e["name"], e["rating"].mu, e["rating"].sigma) for e in stored_ladder(1)}
+        new = {(e["name"], e["rating"].mu, e["rating"].sigma) for e in stored_ladder(2)}
     assert old == new and len(old) == 5
 
 
@@ -222,9 +235,9 @@ def test_a_merge_rebuilds_the_ratings(client, table):
     ids = {row["name"]: row["id"] for row in connect(client.application.config["DATABASE"]).query(
         "SELECT id, name FROM players")}
     with client.application.app_context():
-        assert [c.games for c in rating_store.player_history(1, ids["Dan"])] == [1]
+        assert [c.games for c in stored_history(1, ids["Dan"])] == [1]
     response = client.post(f"{table.crew_url}players/{ids['Dan']}/merge", data={"other": ids["Dana"]})
     assert response.status_code == 303
     with client.application.app_context():
-        assert [(c.game_id, c.games) for c in rating_store.player_history(1, ids["Dan"])] == [(1, 1), (2, 2)]
-        assert {e["name"] for e in rating_store.ladder(1)} == {"Ann", "Ben", "Cleo", "Dan"}
+        assert [(c.game_id, c.games) for c in stored_history(1, ids["Dan"])] == [(1, 1), (2, 2)]
+        assert {e["name"] for e in stored_ladder(1)} == {"Ann", "Ben", "Cleo", "Dan"}
