@@ -3,7 +3,7 @@
 Builds a crew of 2,000 finished games (about 30,000 rounds) with history_bench.py's generator, in
 a temporary database, and exports it as JSON (the file a crew downloads; about 26 MB). Then:
   1. in process: the floor (json.loads of the same file) and the restore of the file
-     (store.restore.restore: parsing and every round through the engine's checks in a child
+     (services.transfer.restore: parsing and every round through the engine's checks in a child
      process, then the inserts), each the best of --repeat runs, and their ratio;
   2. against a real server (`orchard serve` on a free 127.0.0.1 port, a throw-away database):
      the file is uploaded to /restore while another crew's table enters and saves rounds
@@ -29,7 +29,7 @@ import history_bench
 from app import create_app
 from store import connect, write
 from store import export as crew_export
-from store import restore as crew_restore
+from services import transfer
 from serve import run_checks, served
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the drivers in tests/support/
 from support.loopback import Phone
@@ -65,7 +65,7 @@ def in_process(folder, body, repeat):
         floors.append(time.perf_counter() - began)
         with app.app_context():
             began = time.perf_counter()
-            crew_restore.restore(body)
+            transfer.restore(body)
             restores.append(time.perf_counter() - began)
     return min(floors), min(restores)
 

@@ -1,6 +1,7 @@
 """A crew's JSON export in again, as a new crew with a new link: every value is checked first, and
 scores, bonuses and winners are recomputed by the rule engine, so a file can never make the
 store say something its rounds do not."""
+import contextlib
 import datetime
 import gc
 import json
@@ -10,12 +11,11 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
-import time
 
 from scoring import names as name_rule
 
-from . import club_night_restore, club_night_transfer, columns, get_db, now, write
-from .crews import token_hash
+from . import club_night_restore, club_night_transfer, columns, now
+from .crews import rotate_token
 from .lists import AMONG, listed
 from .restore_checks import GameChecks, NotJson, RestoreError, checked
 from .results import COLUMNS, seat_rows
@@ -26,119 +26,184 @@ from .results import COLUMNS, seat_rows
 #    reads the file, runs every check and the rule engine, and writes the rows as they will be
 #    stored (each game's results included) into a staging file, saying on its standard output
 #    how many games are staged so far;
-#  - meanwhile this process copies the staged games in, a few per write transaction, each a few
-#    SQL statements (SQLite works without the GIL), and lets a waiting save go first between two.
+#  - meanwhile the server's process copies the staged games in, a few per write transaction, each
+#    a few SQL statements (SQLite works without the GIL), and lets a waiting save go first between
+#    two. `services/transfer.py` opens each transaction and runs this module's steps in it, in
+#    order: `copy_crew`, `copy_games` again and again, `link` last.
 # Until the last one commits the new crew has no link: its token_hash holds a marker no token
-# hashes to, with the time the restore began. A refusal or failure part way removes what is in.
+# hashes to, with the time the restore began. A refusal or failure part way removes what is in
+# (`remove_nights`, then `remove_games` until the crew is gone, each in its own transaction).
 GAMES_PER_WRITE = 40
 RESTORING = "restoring "
 LEFTOVER_AGE = datetime.timedelta(hours=1)  # a restore this old was cut off (the process died)
 
 
-def restore(source):
-    """Store an export (the file's bytes, or its parsed JSON) as a new crew with a new link;
-    returns the new crew row, with its token and its number of games. RestoreError (nothing
-    stored) when the file is not a whole, consistent export."""
-    if not isinstance(source, bytes):
-        source = json.dumps(source, ensure_ascii=False).encode("utf-8", "surrogatepass")
-    db = get_db()
-    remove_leftovers(db)
-    token = secrets.token_urlsafe(32)
-    marker = f"{RESTORING}{now()} {secrets.token_hex(8)}"
+def new_marker():
+    """What a crew being restored holds as its token_hash until its last step: no token hashes to
+    it, and it begins with the time the restore began."""
+    return f"{RESTORING}{now()} {secrets.token_hex(8)}"
+
+
+@contextlib.contextmanager
+def staging(raw):
+    """Start the child process that checks the file's bytes `raw` and stages its rows in a
+    staging file, in a temporary folder; yields its Staging. The folder goes on leaving."""
     with tempfile.TemporaryDirectory(prefix="orchard-restore-") as folder:
-        staged = os.path.join(folder, "staged.db")
+        path = os.path.join(folder, "staged.db")
         with open(os.path.join(folder, "errors.txt"), "w+b") as errors, subprocess.Popen(
-                [sys.executable, "-m", "store.restore", staged, str(GAMES_PER_WRITE)],
+                [sys.executable, "-m", "store.restore", path, str(GAMES_PER_WRITE)],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors) as child:
-            try:
-                crew_id, games = _copy_while_staged(db, child, source, staged, marker)
-                with write(db):  # the crew appears, whole, with its club nights and its link
-                    for sql in club_night_transfer.COPY:
-                        db.execute(sql, {"crew": crew_id})
-                    db.execute("UPDATE crews SET token_hash = ? WHERE id = ?", [token_hash(token), crew_id])
-            except BaseException as error:
-                child.kill()
-                _remove_marked(db, marker)
-                if isinstance(error, sqlite3.IntegrityError):  # a fault no check above names
-                    raise RestoreError("The export holds rows that cannot be stored together: it is damaged "
-                                       "or was changed by hand. Restore the file as the app exported it.") from None
-                if isinstance(error, _ChildFailed):
-                    errors.seek(0)
-                    raise RuntimeError(f"The restore process failed: {error} {errors.read()[-2000:]!r}") from None
-                raise
-            finally:
-                if db.conn.in_transaction:
-                    db.conn.rollback()
-                if any(row[1] == "staged" for row in db.execute("PRAGMA database_list")):
-                    db.execute("DETACH DATABASE staged")
-    return {**next(db.query("SELECT * FROM crews WHERE id = ?", [crew_id])), "token": token, "games": games}
+            yield Staging(child, raw, path, errors)
+
+
+class Staging:
+    """The child process staging one file, as the server's process sees it: `path` is the staging
+    file it writes."""
+
+    def __init__(self, child, raw, path, errors):
+        self.child, self.raw, self.path, self.errors = child, raw, path, errors
+        self.answer = None
+
+    def counts(self):
+        """Feed the file to the child; yield each count of games staged so far, as it says it."""
+        self.child.stdin.write(self.raw)
+        self.child.stdin.close()
+        for line in self.child.stdout:
+            said = json.loads(line)
+            if not isinstance(said, int):
+                self.answer = said
+                return
+            yield said
+
+    def games(self):
+        """Once the counts are said: how many games the child staged, the whole file. NotJson or
+        RestoreError (why not) when it refused the file, _ChildFailed when it failed."""
+        self.child.wait()
+        kind, value = self.answer or ("failed", f"code {self.child.returncode}")
+        if kind == "not json":
+            raise NotJson()
+        if kind == "refused":
+            raise RestoreError(value)
+        if kind != "staged":
+            raise _ChildFailed(value)
+        return value
+
+    def stop(self):
+        self.child.kill()
+
+    def failure(self, error):
+        """What to raise for `error`, which ended the restore part way: a sentence for a fault no
+        check names, the child's last words when it failed; None to raise `error` itself."""
+        if isinstance(error, sqlite3.IntegrityError):
+            return RestoreError("The export holds rows that cannot be stored together: it is damaged "
+                                "or was changed by hand. Restore the file as the app exported it.")
+        if isinstance(error, _ChildFailed):
+            self.errors.seek(0)
+            return RuntimeError(f"The restore process failed: {error} {self.errors.read()[-2000:]!r}")
+        return None
 
 
 class _ChildFailed(Exception):
     """The child process stopped without saying why (a bug, or it was killed)."""
 
 
-def _copy_while_staged(db, child, raw, staged, marker):
-    """Feed the file to the child, and copy games in as it stages them; (crew id, games)."""
-    child.stdin.write(raw)
-    child.stdin.close()
-    crew_id, copied, answer = None, 0, None
-    for line in child.stdout:
-        said = json.loads(line)
-        if not isinstance(said, int):
-            answer = said
-            break
-        if crew_id is None:
-            db.execute("ATTACH DATABASE ? AS staged", [staged])
-            crew_id = _copy_crew(db, marker)
-        while copied + GAMES_PER_WRITE <= said:
-            copied = _copy_games(db, crew_id, copied, copied + GAMES_PER_WRITE)
-    child.wait()
-    kind, value = answer or ("failed", f"code {child.returncode}")
-    if kind == "not json":
-        raise NotJson()
-    if kind == "refused":
-        raise RestoreError(value)
-    if kind != "staged":
-        raise _ChildFailed(value)
-    while copied < value:
-        copied = _copy_games(db, crew_id, copied, min(copied + GAMES_PER_WRITE, value))
-    return crew_id, value
+# --- In the server's process: the steps, each in the caller's write transaction (but `attach`,
+# `detach` and `marked_crew`, which run outside one) ----------------------------------------------
 
-
-def _copy_crew(db, marker):
-    """The staged crew and its players in (marked, without a link); the new crew's id."""
+def attach(db, path):
+    """The staging file attached to db as `staged`, and the connection's scratch tables made
+    (outside any transaction)."""
+    db.execute("ATTACH DATABASE ? AS staged", [path])
     db.execute("CREATE TEMP TABLE IF NOT EXISTS restore_players (staged INTEGER PRIMARY KEY, stored INTEGER)")
     db.execute("CREATE TEMP TABLE IF NOT EXISTS restore_games (staged INTEGER PRIMARY KEY, stored INTEGER)")
     db.execute("CREATE TEMP TABLE IF NOT EXISTS restore_chunk (first INTEGER, last INTEGER, offset INTEGER)")
-    with write(db):
-        for table in ("restore_players", "restore_games", "restore_chunk"):
-            db.execute(f"DELETE FROM temp.{table}")
-        crew_id = db.execute(
-            "INSERT INTO crews (name, token_hash, created, goal, tie_rule, min_bid, redeal_moves_deal)"
-            " SELECT name, ?, created, goal, tie_rule, min_bid, redeal_moves_deal FROM staged.crew",
-            [marker]).lastrowid
-        db.execute("INSERT INTO players (crew_id, name, name_key, created)"
-                   " SELECT ?, name, name_key, created FROM staged.players ORDER BY id", [crew_id])
-        db.execute("INSERT INTO temp.restore_players SELECT staged.players.id, main.players.id"
-                   " FROM staged.players JOIN main.players ON main.players.crew_id = ?"
-                   " AND main.players.name_key = staged.players.name_key", [crew_id])
+
+
+def copy_crew(db, marker):
+    """The staged crew and its players in (marked, without a link); the new crew's id."""
+    for table in ("restore_players", "restore_games", "restore_chunk"):
+        db.execute(f"DELETE FROM temp.{table}")
+    crew_id = db.execute(
+        "INSERT INTO crews (name, token_hash, created, goal, tie_rule, min_bid, redeal_moves_deal)"
+        " SELECT name, ?, created, goal, tie_rule, min_bid, redeal_moves_deal FROM staged.crew",
+        [marker]).lastrowid
+    db.execute("INSERT INTO players (crew_id, name, name_key, created)"
+               " SELECT ?, name, name_key, created FROM staged.players ORDER BY id", [crew_id])
+    db.execute("INSERT INTO temp.restore_players SELECT staged.players.id, main.players.id"
+               " FROM staged.players JOIN main.players ON main.players.crew_id = ?"
+               " AND main.players.name_key = staged.players.name_key", [crew_id])
     return crew_id
 
 
-def _copy_games(db, crew_id, done, upto):
-    """Staged games done + 1 to upto in, in one write transaction; then a save waiting for the
-    write lock takes it. Returns upto."""
-    with write(db):
-        _insert_games(db, {"first": done + 1, "last": upto, "crew": crew_id, "now": now()})
-    time.sleep(0.001)
-    return upto
+def copy_games(db, crew_id, done, upto):
+    """Staged games done + 1 to upto in."""
+    _insert_games(db, {"first": done + 1, "last": upto, "crew": crew_id, "now": now()})
 
 
 def _insert_games(db, span):
-    """One chunk of staged games in (inside the caller's write transaction)."""
+    """One chunk of staged games in."""
     for sql in _COPY:
         db.execute(sql, span)
+
+
+def link(db, crew_id):
+    """The last step: the crew appears, whole, with its club nights and its link; returns the
+    link's token."""
+    for sql in club_night_transfer.COPY:
+        db.execute(sql, {"crew": crew_id})
+    return rotate_token(db, crew_id)
+
+
+def detach(db):
+    """Let go of the staging file: a transaction left open ended, and the file detached."""
+    if db.conn.in_transaction:
+        db.conn.rollback()
+    if any(row[1] == "staged" for row in db.execute("PRAGMA database_list")):
+        db.execute("DETACH DATABASE staged")
+
+
+def leftover_markers(db):
+    """The markers of restores cut off by a dying process: crews that never got a link, begun
+    longer than LEFTOVER_AGE ago."""
+    cutoff = datetime.datetime.now(datetime.timezone.utc) - LEFTOVER_AGE
+    stale = f"{RESTORING}{cutoff.isoformat(timespec='seconds')}"
+    return [marker for (marker,) in db.execute(
+        "SELECT token_hash FROM crews WHERE token_hash >= ? AND token_hash < ?", [RESTORING, stale]).fetchall()]
+
+
+def marked_crew(db, marker):
+    """The id of the crew still being restored under `marker`, or None; any transaction left
+    open is ended first."""
+    if db.conn.in_transaction:
+        db.rollback()
+    found = db.execute("SELECT id FROM crews WHERE token_hash = ?", [marker]).fetchone()
+    return None if found is None else found[0]
+
+
+def remove_nights(db, crew_id):
+    """The first step of removing a crew still being restored: its club nights, and its games'
+    links to the games they were a rematch of."""
+    club_night_transfer.remove(db, crew_id)
+    db.execute("UPDATE games SET rematch_of = NULL WHERE crew_id = ?", [crew_id])
+
+
+def remove_games(db, crew_id):
+    """The next step: up to GAMES_PER_WRITE of the crew's games deleted, or, when none is left,
+    the crew itself (its notes, players and row). Returns whether the crew is gone."""
+    ids = [row[0] for row in db.execute(
+        "SELECT id FROM games WHERE crew_id = ? LIMIT ?", [crew_id, GAMES_PER_WRITE]).fetchall()]
+    if not ids:
+        for table in ("notes", "players", "crews"):
+            db.execute(f"DELETE FROM {table} WHERE {'id' if table == 'crews' else 'crew_id'} = ?", [crew_id])
+        return True
+    games = listed(ids)
+    rounds = f"SELECT id FROM rounds WHERE game_id {AMONG}"
+    for table in ("signoffs", "round_changes", "hands"):
+        db.execute(f"DELETE FROM {table} WHERE round_id IN ({rounds})", [games])
+    for table in ("seat_results", "notes", "seats", "seat_claims", "rounds"):
+        db.execute(f"DELETE FROM {table} WHERE game_id {AMONG}", [games])
+    db.execute(f"DELETE FROM games WHERE id {AMONG}", [games])
+    return False
 
 
 # One chunk of staged games (:first to :last) in, ids taken after the highest already stored. A
@@ -313,43 +378,6 @@ def _counts_text(counts):
     if text is None:
         text = _COUNTS_WRITTEN[key] = json.dumps(counts)
     return text
-
-
-def remove_leftovers(db):
-    """Delete what restores cut off by a dying process left behind (crews that never got a link)."""
-    cutoff = datetime.datetime.now(datetime.timezone.utc) - LEFTOVER_AGE
-    stale = f"{RESTORING}{cutoff.isoformat(timespec='seconds')}"
-    for (marker,) in db.execute(
-            "SELECT token_hash FROM crews WHERE token_hash >= ? AND token_hash < ?", [RESTORING, stale]).fetchall():
-        _remove_marked(db, marker)
-
-
-def _remove_marked(db, marker):
-    """Delete a crew still being restored, a few games per transaction."""
-    if db.conn.in_transaction:
-        db.rollback()
-    found = db.execute("SELECT id FROM crews WHERE token_hash = ?", [marker]).fetchone()
-    if found is None:
-        return
-    crew_id = found[0]
-    with write(db):
-        club_night_transfer.remove(db, crew_id)
-        db.execute("UPDATE games SET rematch_of = NULL WHERE crew_id = ?", [crew_id])
-    while True:
-        with write(db):
-            ids = [row[0] for row in db.execute(
-                "SELECT id FROM games WHERE crew_id = ? LIMIT ?", [crew_id, GAMES_PER_WRITE]).fetchall()]
-            if not ids:
-                for table in ("notes", "players", "crews"):
-                    db.execute(f"DELETE FROM {table} WHERE {'id' if table == 'crews' else 'crew_id'} = ?", [crew_id])
-                return
-            games = listed(ids)
-            rounds = f"SELECT id FROM rounds WHERE game_id {AMONG}"
-            for table in ("signoffs", "round_changes", "hands"):
-                db.execute(f"DELETE FROM {table} WHERE round_id IN ({rounds})", [games])
-            for table in ("seat_results", "notes", "seats", "seat_claims", "rounds"):
-                db.execute(f"DELETE FROM {table} WHERE game_id {AMONG}", [games])
-            db.execute(f"DELETE FROM games WHERE id {AMONG}", [games])
 
 
 def _say(value):

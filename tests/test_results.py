@@ -170,6 +170,7 @@ def test_a_file_refused_at_its_last_game_leaves_nothing_of_the_games_copied_befo
 
     import pytest
 
+    from services import transfer
     from store import restore as crew_restore
 
     app, client, crew_url = known
@@ -183,7 +184,7 @@ def test_a_file_refused_at_its_last_game_leaves_nothing_of_the_games_copied_befo
     insert_games = crew_restore._insert_games
     monkeypatch.setattr(crew_restore, "_insert_games", lambda db, span: copied.append(insert_games(db, span)))
     with app.app_context(), pytest.raises(crew_restore.RestoreError, match="Game 7, round 1"):
-        crew_restore.restore(data)
+        transfer.restore(data)
     assert len(copied) == 3  # games 1 to 6 were in before the child reached game 7
     assert db.execute("SELECT (SELECT count(*) FROM crews), (SELECT count(*) FROM games),"
                       " (SELECT count(*) FROM seat_results)").fetchone() == before

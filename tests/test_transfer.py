@@ -252,6 +252,7 @@ def crews_and_games(app):
 def test_a_restore_cut_off_half_way_leaves_nothing(known, monkeypatch):
     """A restore writes a few games per transaction; when it fails after some of them are in,
     the games written so far are removed and no crew appears."""
+    from services import transfer
     from store import restore as crew_restore
 
     app, client, crew_url = known
@@ -268,7 +269,7 @@ def test_a_restore_cut_off_half_way_leaves_nothing(known, monkeypatch):
 
     monkeypatch.setattr(crew_restore, "_insert_games", fail_on_the_third_step)
     with app.app_context(), pytest.raises(OSError):
-        crew_restore.restore(data)
+        transfer.restore(data)
     assert len(written) == 2
     assert crews_and_games(app) == before
 
@@ -276,13 +277,14 @@ def test_a_restore_cut_off_half_way_leaves_nothing(known, monkeypatch):
 def test_what_a_dead_restore_left_is_invisible_and_removed_by_a_later_restore(known, monkeypatch):
     """A process that dies in the middle of a restore cannot clean up: the half crew has no link,
     so no page shows it, and the next restore, an hour later or more, deletes it."""
+    from services import transfer
     from store import restore as crew_restore
 
     app, client, crew_url = known
     data = export_of(client, crew_url)
     before = crews_and_games(app)
     monkeypatch.setattr(crew_restore, "GAMES_PER_WRITE", 2)
-    monkeypatch.setattr(crew_restore, "_remove_marked", lambda db, marker: None)  # as if killed
+    monkeypatch.setattr(transfer, "_remove_marked", lambda db, marker: None)  # as if killed
     insert_games = crew_restore._insert_games
     steps = []
 
@@ -294,7 +296,7 @@ def test_what_a_dead_restore_left_is_invisible_and_removed_by_a_later_restore(kn
 
     monkeypatch.setattr(crew_restore, "_insert_games", die_on_the_third_step)
     with app.app_context(), pytest.raises(SystemExit):
-        crew_restore.restore(data)
+        transfer.restore(data)
     db = connect(app.config["DATABASE"])
     left = next(db.query("SELECT id, token_hash FROM crews ORDER BY id DESC LIMIT 1"))
     assert crews_and_games(app)[1] == before[1] + 4  # two steps of two games are in
@@ -302,7 +304,7 @@ def test_what_a_dead_restore_left_is_invisible_and_removed_by_a_later_restore(kn
     assert len(left["token_hash"]) != 64
     monkeypatch.undo()
     with app.app_context():
-        crew_restore.restore(export_of(client, crew_url))  # too soon: the other restore may be running
+        transfer.restore(export_of(client, crew_url))  # too soon: the other restore may be running
     assert crews_and_games(app)[0] == before[0] + 2
     db.execute("UPDATE crews SET token_hash = 'restoring 2020-01-01T00:00:00+00:00 x' WHERE id = ?", [left["id"]])
     db.conn.commit()
