@@ -1,6 +1,8 @@
 """The layers are a contract `lint-imports` checks (pyproject.toml, [tool.importlinter]): scoring
 imports nothing of ours, the store only scoring, services the store, web never the store, and no
-import circles. These tests run it on the tree, and on a copy with one arrow broken on purpose."""
+import circles. These tests run it on the tree, and on a copy with one arrow broken on purpose;
+and they check that write transactions open in the services, never in the store."""
+import ast
 import shutil
 import subprocess
 import sys
@@ -64,3 +66,36 @@ def test_no_module_is_longer_than_400_lines():
                                                     for path in (ROOT / package).rglob("*.py")]
     long = {str(path.relative_to(ROOT)): n for path in code if (n := len(path.read_text().splitlines())) > LONGEST}
     assert long == {}
+
+
+def transactions_opened(path):
+    """Line numbers where the module opens a write transaction on the app's database: a call of
+    `write(...)` (store/__init__.py's, imported or as `store.write`), an `execute("BEGIN
+    IMMEDIATE")`, or a `with ....conn:` (sqlite3's own commit on leaving)."""
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Call):
+            func = node.func
+            if (isinstance(func, ast.Name) and func.id == "write") or (
+                    isinstance(func, ast.Attribute) and func.attr == "write"
+                    and isinstance(func.value, ast.Name) and func.value.id == "store"):
+                yield node.lineno
+            if any(isinstance(arg, ast.Constant) and isinstance(arg.value, str)
+                   and arg.value.strip().upper().startswith("BEGIN IMMEDIATE") for arg in node.args):
+                yield node.lineno
+        if isinstance(node, ast.With | ast.AsyncWith):
+            if any(isinstance(item.context_expr, ast.Attribute) and item.context_expr.attr == "conn"
+                   for item in node.items):
+                yield node.lineno
+
+
+def test_write_transactions_open_in_the_services_not_the_store():
+    """docs/architecture.md: the services open the transactions; the store's functions run inside
+    the caller's. Only store/__init__.py, where `write` is, and the migrations (the schema's own
+    transactions at start) open one."""
+    opened = {f"{path.relative_to(ROOT)}:{line}" for path in sorted((ROOT / "store").rglob("*.py"))
+              if path != ROOT / "store" / "__init__.py" and "migrations" not in path.parts
+              for line in transactions_opened(path)}
+    assert opened == set()
+    # The scan finds what it looks for: the services open theirs.
+    assert any(transactions_opened(ROOT / "services" / "ratings.py"))
+    assert any(transactions_opened(ROOT / "services" / "transfer.py"))
