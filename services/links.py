@@ -21,13 +21,26 @@ PLAYING = "playing"
 
 
 @dataclass(frozen=True)
+class Polled:
+    """A live poll's question, answered by the link's own read: the game's version (`board`: the
+    scoreboard's; None when the link's crew has no such game) and when this phone's seat claim in
+    it was last seen (None without one)."""
+    game_id: int
+    board: bool
+    version: int | None
+    seen: str | None
+
+
+@dataclass(frozen=True)
 class Link:
-    """What a request's token opens: its kind, and for a table or watch link the game or night."""
+    """What a request's token opens: its kind, and for a table or watch link the game or night;
+    `polled` when the read was asked a live poll's question too."""
     kind: str
     crew: dict
     game_id: int | None = None
     night_id: int | None = None
     game_status: str | None = None
+    polled: Polled | None = None
 
     @property
     def table_over(self):
@@ -35,13 +48,16 @@ class Link:
         return self.kind == TABLE and self.game_status != PLAYING
 
 
-def resolve(token):
-    """The link behind `token`, in one indexed read (the crew's row with it), or None."""
-    found = link_store.resolve(crew_store.token_hash(token))
+def resolve(token, poll=None):
+    """The link behind `token`, in one indexed read (the crew's row with it), or None. With `poll`
+    (game id, device, board), the same read answers that live poll's question (`Link.polled`)."""
+    found = link_store.resolve(crew_store.token_hash(token), poll)
     if found is None:
         return None
-    crew, kind, game_id, night_id, status = found
-    return Link(kind, {**crew, "token": token}, game_id, night_id, status)
+    crew, kind, game_id, night_id, status, polled = found
+    if polled is not None:
+        polled = Polled(poll[0], bool(poll[2]), *polled)
+    return Link(kind, {**crew, "token": token}, game_id, night_id, status, polled)
 
 
 def _token(key, row):

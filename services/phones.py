@@ -59,11 +59,13 @@ def leave_seat(game_id, device):
         seat_store.leave(db, game_id, device)
 
 
-def live_version(crew_id, game_id, device, board=False):
+def live_version(crew_id, game_id, device, board=False, state=...):
     """A live poll's first question, in one indexed read: the game's version (`board`: the
     scoreboard's own), or None when the link holds no such game. Notes the phone as still at the
-    table on the way."""
-    state = game_store.live_state(crew_id, game_id, device, board)
+    table on the way. `state`, (version, seen) or None, when the link's read answered it already
+    (services/links.py, `resolve` with `poll`): then no read of its own."""
+    if state is ...:
+        state = game_store.live_state(crew_id, game_id, device, board)
     if state is None:
         return None
     version, seen = state

@@ -44,20 +44,33 @@ def of_crew(crew_id):
         " WHERE links.crew_id = ? ORDER BY links.id", [crew_id]))
 
 
-def resolve(token_hash):
-    """(the crew's row, kind, game id, night id, game status) of the crew or table or watch link
-    with this token hash, in one indexed read; None when there is none."""
+def resolve(token_hash, poll=None):
+    """(the crew's row, kind, game id, night id, game status, polled) of the crew or table or
+    watch link with this token hash, in one indexed read; None when there is none.
+
+    With `poll` (game id, device, board), the same read also answers a live poll's question
+    (services/phones.py, `live_version`): `polled` is (the game's version, with `board` the
+    scoreboard's; when this device's seat claim in it was last seen), both found only among the
+    link's crew's games, so a game the crew does not have is (None, None). Without, it is None."""
+    asked, args = "", []
+    if poll is not None:
+        game_id, device, board = poll
+        column = "board_version" if board else "version"
+        asked = (f", (SELECT polled.{column} FROM games AS polled WHERE polled.id = ? AND polled.crew_id = crews.id)"
+                 ", (SELECT seat_claims.seen FROM games AS polled JOIN seat_claims ON seat_claims.game_id = polled.id"
+                 " WHERE polled.id = ? AND polled.crew_id = crews.id AND seat_claims.device = ?)")
+        args = [game_id, game_id, device]
     cursor = get_db().conn.execute(
-        "SELECT crews.*, 'crew', NULL, NULL, NULL FROM crews WHERE crews.token_hash = ?"
-        " UNION ALL SELECT crews.*, links.kind, links.game_id, links.night_id, games.status FROM links"
+        f"SELECT crews.*, 'crew', NULL, NULL, NULL{asked} FROM crews WHERE crews.token_hash = ?"
+        f" UNION ALL SELECT crews.*, links.kind, links.game_id, links.night_id, games.status{asked} FROM links"
         " JOIN crews ON crews.id = links.crew_id LEFT JOIN games ON games.id = links.game_id"
-        " WHERE links.token_hash = ? LIMIT 1", [token_hash, token_hash])
+        " WHERE links.token_hash = ? LIMIT 1", [*args, token_hash, *args, token_hash])
     found = cursor.fetchone()
     if found is None:
         return None
-    width = len(cursor.description) - 4
+    width = len(cursor.description) - 4 - (2 if poll is not None else 0)
     crew = dict(zip([column[0] for column in cursor.description[:width]], found[:width]))
-    return (crew, *found[width:])
+    return (crew, *found[width:width + 4], tuple(found[width + 4:]) if poll is not None else None)
 
 
 def of_games(crew_id, kind, game_ids):

@@ -1,6 +1,9 @@
 """What a tap and a "nothing changed" poll cost in SQL: a few statements, counted on every
 connection the app opens (the database's and the guess counters'), BEGIN and COMMIT included."""
+import datetime
 import re
+import sqlite3
+from contextlib import closing
 
 import pytest
 
@@ -8,11 +11,15 @@ import store
 import store.limits
 import store
 from app import create_app
+from services import links as link_service
 from support.html_text import poll_url
 from support.table import Table
 
 TAP_MOST = 10
-POLL_MOST = 3
+# A game's poll: the guess counter's read, then the link's read, which also answers the poll's
+# question (the game's version, this phone's seat seen), web/access.py's @live_poll (issue 37).
+POLL_STATEMENTS = 2
+NIGHT_POLL_MOST = 3  # a night's poll: the guess counter, the link, the night's live mark
 SAVE_MOST = 29  # the crew, the game, the round and its hands, the writes, the results
 
 
@@ -75,28 +82,73 @@ def test_a_tap_answer_carries_the_version_after_the_tap(traced):
     assert client.get(poll_url(body)).status_code == 204
 
 
-def test_a_poll_that_finds_nothing_new_costs_at_most_three_statements(traced):
+def test_a_poll_that_finds_nothing_new_costs_two_statements(traced):
+    """The round's poll and the scoreboard's: the guess counter's read and the link's, which
+    brings the game's version with it (no read of its own)."""
     app, seen = traced
     client = app.test_client()
     url = open_round(client)
-    page = client.get(url).get_data(as_text=True)
-    response, sql = statements(seen, lambda: client.get(poll_url(page)))
-    assert response.status_code == 204
-    assert len(sql) <= POLL_MOST, "\n".join(sql)
     game_url = url.rsplit("/rounds/", 1)[0]
-    board = client.get(game_url).get_data(as_text=True)
-    response, sql = statements(seen, lambda: client.get(poll_url(board)))
-    assert response.status_code == 204
-    assert len(sql) <= POLL_MOST, "\n".join(sql)
+    for page_url in (url, game_url):
+        page = client.get(page_url).get_data(as_text=True)
+        response, sql = statements(seen, lambda: client.get(poll_url(page)))
+        assert response.status_code == 204
+        assert len(sql) == POLL_STATEMENTS, "\n".join(sql)
+        assert "GUESS_LIMIT" in sql[0] and "FROM crews" in sql[1], "\n".join(sql)
 
 
-def test_a_poll_on_a_wrong_link_is_a_plain_not_found(traced):
+def _claim_seen(tmp_path, when=None):
+    """The seat claims' "seen" (set to `when` first, when given)."""
+    with closing(sqlite3.connect(tmp_path / "orchard.db")) as db, db:
+        if when is not None:
+            db.execute("UPDATE seat_claims SET seen = ?", [when.isoformat(timespec="seconds")])
+        return [row[0] for row in db.execute("SELECT seen FROM seat_claims")]
+
+
+def test_a_poll_notes_a_seated_phone_seen_only_when_it_was_long_ago(traced, tmp_path):
+    app, seen = traced
+    client = app.test_client()
+    url = open_round(client)
+    game_url = url.rsplit("/rounds/", 1)[0]
+    assert client.post(game_url + "/seats/0").status_code == 200
+    now = datetime.datetime.now(datetime.timezone.utc)
+    for page_url in (url, game_url):
+        page = client.get(page_url).get_data(as_text=True)
+        _claim_seen(tmp_path, now - datetime.timedelta(seconds=5))
+        response, sql = statements(seen, lambda: client.get(poll_url(page)))
+        assert response.status_code == 204
+        assert len(sql) == POLL_STATEMENTS, "\n".join(sql)  # seen a moment ago: nothing written
+        long_ago = now - datetime.timedelta(minutes=10)
+        _claim_seen(tmp_path, long_ago)
+        response, sql = statements(seen, lambda: client.get(poll_url(page)))
+        assert response.status_code == 204
+        assert any(line.startswith("UPDATE seat_claims SET seen") for line in sql), "\n".join(sql)
+        assert datetime.datetime.fromisoformat(_claim_seen(tmp_path)[0]) > long_ago
+
+
+def test_a_poll_for_a_game_the_link_does_not_hold_is_a_plain_not_found(traced):
+    """Another crew's game by the crew link, another game by a table link: a 404, as a guess."""
     app, _ = traced
     client = app.test_client()
     url = open_round(client)
-    wrong = re.sub(r"/c/[^/]+/", "/c/not-this-crew/", url)
-    assert client.get(wrong + "/live?v=1").status_code == 404
-    assert client.get(url.replace("/games/1/", "/games/99/") + "/live?v=1").status_code == 404
+    game_url = url.rsplit("/rounds/", 1)[0]
+    other = Table(client)  # another crew
+    other.start_game()
+    other_round = other.start_round()
+    token = re.search(r"/c/([^/]+)/", url).group(1)
+    for wrong in (other_round, other.game_url):  # the other crew's game, by this crew's link
+        wrong = re.sub(r"/c/[^/]+/", f"/c/{token}/", wrong)
+        assert client.get(wrong + "/live?v=1").status_code == 404
+    with app.app_context():
+        crew_id = link_service.resolve(token).crew["id"]
+        table_token = link_service.token_for("k", crew_id, link_service.TABLE, game_id=1)
+    second = Table(client)
+    second.crew_url = re.sub(r"games/.*", "", game_url)
+    second_url = second.start_game()
+    for right in (game_url, url):  # its own game: answered (a version it does not show: 200)
+        assert client.get(right.replace(token, table_token) + "/live?v=none").status_code == 200
+    for wrong in (second_url, second_url + "/rounds/1"):  # the crew's other game, by game 1's table link
+        assert client.get(wrong.replace(token, table_token) + "/live?v=1").status_code == 404
 
 
 def test_a_save_waits_for_the_disk_and_a_tap_does_not(traced):
@@ -145,9 +197,9 @@ def test_a_tap_writes_three_pages_to_the_wal(tmp_path):
         assert (wal.stat().st_size - before) // page == 3
 
 
-def test_a_club_night_leaderboard_poll_that_finds_nothing_new_costs_what_a_scoreboard_poll_does(traced):
+def test_a_club_night_leaderboard_poll_that_finds_nothing_new_costs_at_most_three_statements(traced):
     """The night's leaderboard, on every phone and the big screen, follows ten tables at once in
-    one statement: a 204 while no table saved anything."""
+    one statement (its live mark, read after the link's): a 204 while no table saved anything."""
     app, seen = traced
     client = app.test_client()
     crew = Table(client).start_crew()
@@ -159,6 +211,6 @@ def test_a_club_night_leaderboard_poll_that_finds_nothing_new_costs_what_a_score
     for page in (client.get(night), client.get(night + "/board")):
         response, sql = statements(seen, lambda: client.get(poll_url(page.get_data(as_text=True))))
         assert response.status_code == 204
-        assert len(sql) <= POLL_MOST, "\n".join(sql)
+        assert len(sql) <= NIGHT_POLL_MOST, "\n".join(sql)
     wrong = re.sub(r"/c/[^/]+/", "/c/not-this-crew/", night)
     assert client.get(wrong + "/live?v=1").status_code == 404

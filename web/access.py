@@ -5,14 +5,18 @@ link in its address), `CREW` (the crew link), `TABLE` (a table link, for its own
 `WATCH` (a watch link, for its own game or night only). A route that declares nothing is the crew
 link's alone, and tests/test_link_kinds.py fails until it declares. Anything a link may not use is
 a plain 404, the same as a wrong link, and changes nothing. A table link whose game is over opens
-only its game's scoreboard, through the game's watch link."""
-from flask import abort, current_app, g, redirect, request, url_for
+only its game's scoreboard, through the game's watch link.
+
+A game's live poll also says so under its `@allow(...)`, with `@live_poll()` (the scoreboard's:
+`@live_poll(board=True)`): the link's one read then brings the game's version and this phone's
+seat claim with it, and a poll that finds nothing changed reads nothing more (web/viewer.py)."""
+from flask import abort, current_app, g, redirect, request, session, url_for
 
 from services import links as link_service
 from services.links import CREW, TABLE, WATCH
 
 PUBLIC = "public"
-__all__ = ["PUBLIC", "CREW", "TABLE", "WATCH", "allow", "kinds_of", "check_link", "is_crew"]
+__all__ = ["PUBLIC", "CREW", "TABLE", "WATCH", "allow", "live_poll", "kinds_of", "check_link", "is_crew"]
 
 
 def allow(*kinds):
@@ -26,6 +30,23 @@ def allow(*kinds):
     return declare
 
 
+def live_poll(board=False):
+    """Declare the route below a game's live poll (`board`: the scoreboard's version, else the
+    game's), under its `@allow(...)`; it names its game with `game_id`."""
+    def declare(view):
+        view.live_poll = bool(board)
+        return view
+    return declare
+
+
+def _poll(endpoint, values):
+    """(game id, this phone's id, board) for a route declared `@live_poll`, else None."""
+    board = getattr(current_app.view_functions.get(endpoint), "live_poll", None)
+    if board is None or values.get("game_id") is None:
+        return None
+    return values["game_id"], session.get("device"), board
+
+
 def kinds_of(endpoint):
     """The kinds of link declared for `endpoint`'s view, or None when it declares none."""
     view = current_app.view_functions.get(endpoint)
@@ -34,10 +55,11 @@ def kinds_of(endpoint):
 
 def check_link(endpoint, values):
     """Before any view (and any blueprint's own loading): the link in the address, if any, is
-    found in one read and must be of a kind the route allows, for the game or night it names."""
+    found in one read and must be of a kind the route allows, for the game or night it names. A
+    live poll's question is asked in that read too (`live_poll`)."""
     if not values or "token" not in values:
         return
-    link = link_service.resolve(values["token"])
+    link = link_service.resolve(values["token"], _poll(endpoint, values))
     if link is None:
         abort(404)
     kinds = kinds_of(endpoint) or frozenset({CREW})

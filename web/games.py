@@ -11,7 +11,7 @@ from services import links as link_service
 from services import phones
 from services import rounds as round_service
 from services.games import house_rules
-from web.access import CREW, TABLE, WATCH, allow
+from web.access import CREW, TABLE, WATCH, allow, live_poll
 from web.crews import HouseRulesForm
 from web.fields import SEATS, check_name
 
@@ -125,6 +125,7 @@ def game_show(token, game_id):
 
 @bp.get("/<int:game_id>/live")
 @allow(CREW, TABLE, WATCH)
+@live_poll(board=True)
 def game_live(token, game_id):
     """The scoreboard again, only when the game changed since the version the phone shows."""
     if poll_unchanged(token, game_id, board=True):

@@ -20,10 +20,15 @@ def viewer_for(game):
 
 
 def poll_unchanged(token, game_id, board=False):
-    """A live poll's first question, in one indexed read and before any form, template or full
-    load: is the game still at the version (`v`) the polling page shows? Notes the phone as
-    still at the table on the way; a link without this game is a plain 404 (a guess)."""
-    version = phones.live_version(g.link.crew["id"], game_id, session.get("device"), board)
+    """A live poll's first question, before any form, template or full load: is the game still at
+    the version (`v`) the polling page shows? Notes the phone as still at the table on the way; a
+    link without this game is a plain 404 (a guess). A route declared `@live_poll` (web/access.py)
+    has its answer from the link's read; any other asks in one indexed read of its own."""
+    polled = g.link.polled
+    state = ...
+    if polled is not None and (polled.game_id, polled.board) == (game_id, board):
+        state = None if polled.version is None else (polled.version, polled.seen)
+    version = phones.live_version(g.link.crew["id"], game_id, session.get("device"), board, state)
     if version is None:
         abort(404)
     return request.args.get("v", "") == str(version)

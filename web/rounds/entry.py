@@ -10,6 +10,7 @@ stored, out of band, with the reason next to it.
 from flask import g, make_response, request, url_for
 
 from web.access import CREW, TABLE, allow
+from web.access import live_poll
 from scoring import CardError, GameError, parse_card, parse_rank
 from services import rounds as service
 from services import taps
@@ -31,6 +32,7 @@ def round_show(number):
 
 @bp.get("/live")
 @allow(CREW, TABLE)
+@live_poll()
 def round_live(number):
     """What changed since the version the phone shows: nothing (204), the display regions, or the
     whole round when it was saved or replaced. A phone's own controls are never in the answer."""
