@@ -46,18 +46,18 @@ def round_live(number):
         return page(view_of(number), notice="Your seat was moved to another phone.")
     if str(view.entry["id"]) != request.args.get("r") or not view.entering:
         return page(view)
-    parts = ["_deal", "_bid_summary", "_tabs", "_check"]
+    blocks = ["deal", "bid_summary", "tabs", "check"]
     if request.args.get("bid_known", view.bid_key) != view.bid_key:
-        parts[1] = "_bid"  # saved, changed or redealt on another phone: this phone's form is out of date
+        blocks[1] = "bid"  # saved, changed or redealt on another phone: this phone's form is out of date
     if view.seat in view.hidden:
-        parts.append("_hand")
+        blocks.append("hand")
     elif _changed_elsewhere(view.entry["hands"][view.seat]):
-        parts.append("_hand_notice")
+        blocks.append("hand_notice")
     elif view.hidden and (view.remaining or view.rest_waits):
         # The rest of the cards is offered (the other phones are all in), or taken back (one of
         # them opened its hand again).
-        parts.append("_hand_result")
-    return regions(view, *parts, changed_elsewhere=True)
+        blocks.append("hand_result")
+    return regions(view, *blocks, changed_elsewhere=True)
 
 
 def _changed_elsewhere(hand):
@@ -75,13 +75,13 @@ def hand_show(number, seat):
     view = view_of(number, seat_in_range(seat))
     if not view.entering or not wants_fragment():
         return page(view)
-    return regions(view, "_tabs", "_hand")
+    return regions(view, "tabs", "hand")
 
 
 def _opened(view):
     """The next hand's tab, opened by the first target of the hand before it: its controls, the tabs
     and the check, and word to app.js to bring the new hand's top into view."""
-    response = regions(view, "_tabs", "_hand", "_check")
+    response = regions(view, "tabs", "hand", "check")
     response.headers["HX-Trigger-After-Settle"] = "orchard:hand-opened"
     return response
 
@@ -101,18 +101,18 @@ def _tap(number, seat, form, apply, control):
         return not_open(number, gone)
     except Stale as stale:
         view = view_of(number, seat)
-        return regions(view, "_tabs", "_check", "_hand", status=409, hand_notice=stale.sentence)
+        return regions(view, "tabs", "check", "hand", status=409, hand_notice=stale.sentence)
     except Refused as refused:
         return _refused(number, seat, refused.sentence, control, refused.status)
     if next_tab is not None:
         return _opened(service.round_view(g.game, entry, g.viewer, next_tab, problems))
     view = service.round_view(g.game, entry, g.viewer, seat, problems)
-    parts = ["_tabs", "_check", "_hand_result", "_message", "_bar_message"]
+    blocks = ["tabs", "check", "hand_result", "message", "bar_message"]
     if control["kind"] == "target":
-        parts.append("_target_summary")
+        blocks.append("target_summary")
         if view.hand["mode"] == "exact":
-            parts.append("_card_grid")  # the grid marks the target card as taken
-    return regions(view, *parts, control=control, message_text="", bar_text="")
+            blocks.append("card_grid")  # the grid marks the target card as taken
+    return regions(view, *blocks, control=control, message_text="", bar_text="")
 
 
 def _refused(number, seat, message, control, status):
@@ -123,8 +123,8 @@ def _refused(number, seat, message, control, status):
         return not_open(number)
     if seat in view.hidden:
         # The hand is entered on its own phone now: drawn as private, with no control put back.
-        return regions(view, "_tabs", "_check", "_hand", "_bar_message", status=status, bar_text="")
-    return regions(view, "_control", "_bar_message", status=status, control=control, message_text=message,
+        return regions(view, "tabs", "check", "hand", "bar_message", status=status, bar_text="")
+    return regions(view, "control", "bar_message", status=status, control=control, message_text=message,
                     bar_text="")
 
 
@@ -187,11 +187,11 @@ def mode_update(number, seat):
 def remaining_create(number, seat):
     """Give this pile every card that nobody holds yet (exact entry)."""
     return _hand_change(number, seat, "done", lambda: taps.give_remaining(g.game, g.viewer, number, seat),
-                        parts=("_tabs", "_check", "_card_grid", "_hand_result"))
+                        blocks=("tabs", "check", "card_grid", "hand_result"))
 
 
-def _hand_change(number, seat, slot, apply, parts=("_tabs", "_check", "_hand")):
-    """A change to a whole hand (its entry mode, the rest of the cards): the `parts` of the hand
+def _hand_change(number, seat, slot, apply, blocks=("tabs", "check", "hand")):
+    """A change to a whole hand (its entry mode, the rest of the cards): the `blocks` of the hand
     that it changes are drawn again; a refusal is said next to the `slot` control. (The rest of
     the cards leaves the target step as the player has it, open or folded, so nothing above the
     grid moves.)"""
@@ -203,7 +203,7 @@ def _hand_change(number, seat, slot, apply, parts=("_tabs", "_check", "_hand")):
     except Refused as refused:
         return _refused(number, seat, refused.sentence, {"kind": "none", "slot": slot}, refused.status)
     view = service.round_view(g.game, entry, g.viewer, seat, problems)
-    return regions(view, *parts)
+    return regions(view, *blocks)
 
 
 @bp.post("/hands/<int:seat>/done")
@@ -224,7 +224,7 @@ def hand_done(number, seat):
     view = service.round_view(g.game, entry, g.viewer, seat)
     if not view.entering:
         return page(view)
-    return regions(view, "_tabs", "_check", "_hand_result")
+    return regions(view, "tabs", "check", "hand_result")
 
 
 # --- The round as a whole -----------------------------------------------------------------------
@@ -245,12 +245,12 @@ def bid_update(number):
             form.number.errors.append(refused.sentence)
     view = view_of(number, tab_arg())
     if form.errors:
-        return regions(view, "_bid", "_deal", "_check", status=422, bid_form=form)
+        return regions(view, "bid", "deal", "check", status=422, bid_form=form)
     if not request.form.get("bid_known", "None").startswith("None"):
         # A change to a bid already shown: the form stays open as the player has it.
-        return regions(view, "_bid_summary", "_bid_known", "_deal", "_check")
+        return regions(view, "bid_summary", "bid_known", "deal", "check")
     # A first bid folds to one line, which takes the focus from the choice it hides.
-    return regions(view, "_bid", "_deal", "_check", bid_saved=True)
+    return regions(view, "bid", "deal", "check", bid_saved=True)
 
 
 @bp.post("/redeal")
@@ -262,7 +262,7 @@ def redeal_create(number):
         return not_open(number, gone)
     again = "same dealer" if same_dealer else "the deal moves on"
     view = service.round_view(g.game, entry, g.viewer, tab_arg())
-    return regions(view, "_bid", "_deal", "_check", notice=f"Everyone passed: {again}, deal again and bid.")
+    return regions(view, "bid", "deal", "check", notice=f"Everyone passed: {again}, deal again and bid.")
 
 
 @bp.post("/save")
@@ -270,19 +270,19 @@ def redeal_create(number):
 def round_save(number):
     form = SaveForm()
     if not form.validate_on_submit():
-        return regions(view_of(number), "_check", status=422, save_message="Reload the page and save again.")
+        return regions(view_of(number), "check", status=422, save_message="Reload the page and save again.")
     try:
         problems = service.save(g.game, g.viewer, number, form.version.data)
     except GameError as error:
-        return regions(view_of(number), "_check", status=409,
+        return regions(view_of(number), "check", status=409,
                         save_message=f"{error}: undo the later rounds first, then save this correction.")
     except NotOpen as gone:
         return not_open(number, gone)
     except Refused as refused:
-        return regions(view_of(number, tab_arg()), "_check", "_bar_message", status=refused.status,
+        return regions(view_of(number, tab_arg()), "check", "bar_message", status=refused.status,
                        bar_text=refused.sentence)
     if problems:
-        return regions(view_of(number, tab_arg(), problems), "_check", status=422, tried_save=True,
+        return regions(view_of(number, tab_arg(), problems), "check", status=422, tried_save=True,
                         save_message="This round cannot be saved yet: fix the problems listed here.")
     # "Round N saved." goes with the scoreboard's address, not in a flash: a flash would write
     # the session cookie here and again where the scoreboard shows it, for every round saved.

@@ -3,6 +3,7 @@ once per request, the round as this phone may see it, and the two ways an answer
 whole page (or its main region for htmx), or display regions swapped out of band around the
 control a phone just used."""
 from flask import Blueprint, abort, g, make_response, render_template, request, url_for
+from jinja2_fragments.flask import render_blocks
 
 from scoring import MAX_BID, PLAYERS, SUIT_SYMBOLS
 from services import games as game_service
@@ -13,6 +14,8 @@ from .forms import BidForm
 from ..lookup import load_game
 from ..render import wants_fragment
 from ..viewer import viewer_for
+
+PAGE = "rounds/show.html"  # the page and every region of it, a named block each
 
 bp = Blueprint("rounds", __name__, url_prefix="/c/<token>/games/<int:game_id>/rounds/<int:number>")
 
@@ -72,28 +75,24 @@ def page(view, status=200, **extra):
     """The whole page, or the whole round region for htmx."""
     context = template_context(view, **extra)
     if wants_fragment():
-        body = render_template("rounds/_main.html", **context)
-        if extra.get("notice"):  # said in the bar that stays in view, too
-            body += render_template("rounds/_bar_message.html", oob=True, bar_text=extra["notice"])
-        response = make_response(body, status)
+        # A notice is said in the bar that stays in view, too.
+        blocks = ["main", "bar_message"] if extra.get("notice") else ["main"]
+        response = make_response(render_blocks(PAGE, blocks, bar_text=extra.get("notice"), **context), status)
         response.headers["HX-Retarget"] = "#round-main"
         # A round just saved (or otherwise replaced) opens at the top, where the new totals and
         # this phone's "I agree" are; a round still being entered keeps the player's place.
         response.headers["HX-Reswap"] = "outerHTML" if view.entering else "outerHTML show:window:top"
     else:
-        response = make_response(render_template("rounds/show.html", **context), status)
+        response = make_response(render_template(PAGE, **context), status)
     return response
 
 
-def regions(view, *parts, status=200, **extra):
-    """Display regions swapped out of band around the control a phone just used; the poll's
-    version goes with them, so the phone's own change is not fetched again."""
-    context = template_context(view, with_bid_form="_bid" in parts, oob=True, **extra)
-    # One render for every region, each an include sharing its context (a render of each region
-    # would build the whole context anew for each).
-    body = render_template("rounds/_regions.html", parts=("_poll", *parts), **context)
-    response = make_response(body, status)
-    return response
+def regions(view, *blocks, status=200, **extra):
+    """The page's named blocks around the control a phone just used, swapped out of band, in one
+    render with one context; the poll's version goes with them, so the phone's own change is not
+    fetched again."""
+    context = template_context(view, with_bid_form="bid" in blocks, oob=True, **extra)
+    return make_response(render_blocks(PAGE, ["poll", *blocks], **context), status)
 
 
 def not_open(number, refused=None):
