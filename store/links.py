@@ -1,5 +1,7 @@
 """Table and watch links: rows that say what a link opens, found by the hash of its token. The
 token is made from the row's nonce with the server's key (services/links.py), never stored."""
+import json
+
 from . import get_db, now
 
 
@@ -37,11 +39,15 @@ def replace(db, link_id, nonce, token_hash):
 
 
 def of_crew(crew_id):
-    """The crew's links, with the game or night each opens."""
-    return list(get_db().query(
-        "SELECT links.*, games.status AS game_status, club_nights.name AS night_name FROM links"
-        " LEFT JOIN games ON games.id = links.game_id LEFT JOIN club_nights ON club_nights.id = links.night_id"
+    """The crew's links, with the game or night each opens (a game's players by seat)."""
+    rows = list(get_db().query(
+        "SELECT links.*, games.status AS game_status, club_nights.name AS night_name,"
+        " (SELECT json_group_array(name) FROM (SELECT players.name FROM seats JOIN players"
+        "  ON players.id = seats.player_id WHERE seats.game_id = links.game_id ORDER BY seats.seat)) AS players"
+        " FROM links LEFT JOIN games ON games.id = links.game_id"
+        " LEFT JOIN club_nights ON club_nights.id = links.night_id"
         " WHERE links.crew_id = ? ORDER BY links.id", [crew_id]))
+    return [{**row, "players": json.loads(row["players"])} for row in rows]
 
 
 def resolve(token_hash, poll=None):

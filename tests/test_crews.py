@@ -170,3 +170,12 @@ def test_htmx_form_errors_come_back_as_the_form_fragment(client, table):
     assert response.status_code == 422
     assert "A bid is a number from 1 to 13." in response.get_data(as_text=True)
     assert parse(response).get("id") == "house-rules-form"
+
+
+def test_the_crew_page_names_a_table_link_by_its_game_s_players(table, client):
+    """A table link is listed by who plays at its table, in seat order (it said only "game 1")."""
+    table.start_crew()
+    table.start_game(names=["Émile Zola-Brûlé", "Ben", "Cleo", "Dan"])
+    client.get(table.game_url)  # the scoreboard offers the table link: it is made on first use
+    links = [" ".join(item.text_content().split()) for item in parse(client.get(table.crew_url)).cssselect(".link-what")]
+    assert "Table link of game 1: Émile Zola-Brûlé · Ben · Cleo · Dan" in links
