@@ -6,5 +6,8 @@ NOTE_MAX = 200  # a note on a game or a night
 # Every time the app stores is "now" in UTC; a restored file may carry times in these years only
 # (before 1970 or in 9999 a time cannot always be shown in the server's own time zone).
 YEARS = range(1970, 9999)
+# A game's rounds, a round's revisions (corrections) and a round's redeals, each at most this many:
+# far beyond any real table, and what a backup file may hold (store/export_format.py).
+ROUNDS_MAX = 100_000
 # A round page lists its newest changes, this many at most, after a line that counts the others.
 HISTORY_LINES = 20

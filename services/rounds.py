@@ -7,7 +7,7 @@ create, and writes only if the engine accepts it.
 """
 from dataclasses import dataclass, field
 
-from scoring import DECK, RANKS, Bid, Problem, first_bidder_seat, legal_call_error, score_hand
+from scoring import DECK, RANKS, ROUNDS_MAX, Bid, Problem, first_bidder_seat, legal_call_error, score_hand
 from store import rounds as round_store
 from store import games as game_store
 from store import seats as seat_store
@@ -244,6 +244,8 @@ def redeal(game, viewer, number):
     """Everyone passed: count a redeal and say who deals the new deal. Returns (round, same_dealer)."""
     with write() as db:
         entry = open_round(db, game, number)
+        if entry["redeals"] >= ROUNDS_MAX:
+            raise Refused(f"A round may be dealt again {ROUNDS_MAX:,} times at most: enter this deal.")
         earlier = sum(row["redeals"] or 0 for row in round_store.scored(game["id"], db) if row["number"] < number)
         dealer = dealer_for(game, number, earlier + entry["redeals"] + 1)
         round_store.record_redeal(db, entry["id"], dealer, viewer.label(game["names"]))
@@ -314,6 +316,8 @@ def start_next(game, viewer):
         standing = game_standing(game, round_store.scored(game["id"], db))
         if standing.result.over:
             return None
+        if standing.next_number > ROUNDS_MAX:
+            raise Refused(f"A game may have {ROUNDS_MAX:,} rounds at most: start a new game.")
         if round_store.open_number(db, game["id"], standing.next_number) is None:
             round_store.start(db, game["id"], standing.next_number, standing.next_dealer,
                               modes=round_store.last_modes(db, game["id"]), by=viewer.label(game["names"]))
@@ -328,8 +332,10 @@ def start_correction(game, viewer, number):
         if "scored" not in statuses:
             return False
         if "entering" not in statuses:
-            round_store.start_correction(db, round_store.load(statuses["scored"], db),
-                                         viewer.label(game["names"]))
+            saved = round_store.load(statuses["scored"], db)
+            if saved["revision"] >= ROUNDS_MAX:
+                raise Refused(f"A round may be saved {ROUNDS_MAX:,} times at most: it cannot be corrected again.")
+            round_store.start_correction(db, saved, viewer.label(game["names"]))
     return True
 
 

@@ -11,6 +11,7 @@ from services import links as link_service
 from services import phones
 from services import rounds as round_service
 from services.games import house_rules
+from services.refusals import Refused
 from web.access import CREW, TABLE, WATCH, allow, live_poll
 from web.crews import HouseRulesForm
 from web.fields import SEATS, check_name
@@ -167,7 +168,11 @@ def seat_leave(token, game_id):
 def round_start(token, game_id):
     """Open the next round for entry (or go to the one already open)."""
     crew, game = load_game(token, game_id)
-    number = round_service.start_next(game, viewer_for(game))
+    try:
+        number = round_service.start_next(game, viewer_for(game))
+    except Refused as refused:
+        flash(refused.sentence, "warning")
+        return see_other(url_for("games.game_show", token=token, game_id=game_id))
     if number is None:
         flash("The game is over: start a rematch for another game.", "warning")
         return see_other(url_for("games.game_show", token=token, game_id=game_id))

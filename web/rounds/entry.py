@@ -260,6 +260,9 @@ def redeal_create(number):
         entry, same_dealer = service.redeal(g.game, g.viewer, number)
     except NotOpen as gone:
         return not_open(number, gone)
+    except Refused as refused:  # said under the redeal button
+        return regions(view_of(number, tab_arg()), "bid", "deal", "check", status=refused.status,
+                       notice=refused.sentence)
     again = "same dealer" if same_dealer else "the deal moves on"
     view = service.round_view(g.game, entry, g.viewer, tab_arg())
     return regions(view, "bid", "deal", "check", notice=f"Everyone passed: {again}, deal again and bid.")

@@ -25,8 +25,11 @@ def round_agree(number):
 @allow(CREW, TABLE)
 def correction_create(number):
     """Open a pre-filled copy of a saved round; the saved one stays until the copy is saved."""
-    if not service.start_correction(g.game, g.viewer, number):
-        abort(404)
+    try:
+        if not service.start_correction(g.game, g.viewer, number):
+            abort(404)
+    except Refused as refused:
+        return page(view_of(number), status=refused.status, notice=refused.sentence)
     return see_other(url_for("rounds.round_show", number=number))
 
 
