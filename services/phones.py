@@ -8,12 +8,13 @@ out, and saved rounds (corrections included: the cards were shown when it was sc
 open to the whole table."""
 from dataclasses import dataclass
 
-from store import crews as crew_store
 from store import games as game_store
 from store import rounds as round_store
 from store import seats as seat_store
 from store import write
-from store.seats import SeatTaken  # noqa: F401  (raised by take_seat)
+from store.seats import SeatTaken
+
+from .refusals import Refused
 
 
 @dataclass(frozen=True)
@@ -47,10 +48,14 @@ def viewer_for(game, device):
     return Viewer(device, seat, claims)
 
 
-def take_seat(game_id, seat, device, force=False):
-    """This phone takes a seat; one another active phone holds raises SeatTaken unless `force`."""
-    with write() as db:
-        seat_store.take(db, game_id, seat, device, force=force)
+def take_seat(game, seat, device, force=False):
+    """This phone takes a seat; one another active phone holds is Refused unless `force`."""
+    try:
+        with write() as db:
+            seat_store.take(db, game["id"], seat, device, force=force)
+    except SeatTaken:
+        raise Refused(f"{game['names'][seat]}'s seat is in use on another phone.", 409,
+                      field=f"seat-{seat}") from None
 
 
 def leave_seat(game_id, device):

@@ -6,18 +6,10 @@ from dataclasses import dataclass
 from store import crews as crew_store
 from store import players as player_store
 from store import stats, write
-from store.players import NameTaken  # noqa: F401  (raised by rename)
+from store.players import NameTaken
 
 from . import ratings as rating_service
-
-
-class TwoPeople(Exception):
-    """The two players sat at one game (`game_id`) or came to one club night (`night_name`), so
-    they are two people: nothing was merged."""
-
-    def __init__(self, other, game_id=None, night_name=None):
-        super().__init__(game_id or night_name)
-        self.other, self.game_id, self.night_name = other, game_id, night_name
+from .refusals import Refused
 
 
 @dataclass(frozen=True)
@@ -84,20 +76,25 @@ def versus(crew_id, player_id, other_id):
 
 
 def rename(crew_id, player_id, name):
-    """Give the player a new name; NameTaken when another player of the crew has it."""
-    with write() as db:
-        player_store.rename(db, crew_id, player_id, name)
+    """Give the player a new name; Refused when another player of the crew has it."""
+    try:
+        with write() as db:
+            player_store.rename(db, crew_id, player_id, name)
+    except NameTaken:
+        raise Refused(f"Another player of this crew is already called {name}.", 422, field="name") from None
 
 
 def merge(crew_id, keep_id, other_id):
     """Fold another player of the crew (the same person under another name) into `keep_id`;
-    TwoPeople when both sat at one game or came to one club night."""
+    Refused when both sat at one game or came to one club night: they are two people."""
     other = player_store.player(crew_id, other_id)
     try:
         with write() as db:
             moved = player_store.merge(db, crew_id, keep_id, other["id"])
-    except player_store.SharedGame as shared:
-        raise TwoPeople(other, game_id=shared.game_id) from None
-    except player_store.SharedNight as shared:
-        raise TwoPeople(other, night_name=shared.name) from None
+    except (player_store.SharedGame, player_store.SharedNight) as shared:
+        met = (f"played game {shared.game_id}" if isinstance(shared, player_store.SharedGame)
+               else f"came to the club night {shared.name}")
+        keep = player_store.player(crew_id, keep_id)
+        raise Refused(f"{keep['name']} and {other['name']} both {met}, so they are two people: nothing was merged.",
+                      409, field="other") from None
     return Merged(other=other, games=moved)

@@ -12,7 +12,9 @@ from store import crews as crew_store
 from store import export as crew_export
 from store import get_db, write
 from store import restore as crew_restore
-from store.restore import NotJson, RestoreError  # noqa: F401  (raised by restore)
+from store.restore import NotJson, RestoreError
+
+from .refusals import Refused
 
 
 def csv_chunks(crew_id, game_id=None):
@@ -29,8 +31,17 @@ def json_text(crew_id, game_id=None):
 
 def restore(source):
     """An export (the file's bytes, or its parsed JSON) stored as a new crew; returns its row with
-    its new token and its number of games. NotJson when the file is not JSON, RestoreError
-    (nothing stored) when it is not a whole, consistent export."""
+    its new token and its number of games. Refused (422, the file's field) when it is not JSON, or
+    not a whole, consistent export: nothing is stored then."""
+    try:
+        return _restore(source)
+    except NotJson as error:
+        raise Refused(str(error), 422, field="file") from None
+    except RestoreError as error:
+        raise Refused(f"Nothing was restored. {error}", 422, field="file") from None
+
+
+def _restore(source):
     if not isinstance(source, bytes):
         source = json.dumps(source, ensure_ascii=False).encode("utf-8", "surrogatepass")
     db = get_db()

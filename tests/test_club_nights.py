@@ -215,14 +215,14 @@ def test_a_club_night_goes_out_in_the_export_and_comes_back_identical(app, clien
 
 def test_a_club_night_naming_a_game_the_file_lacks_is_refused(app, client, crew, night):
     from services import transfer
-    from store.export_format import RestoreError
+    from services.refusals import Refused
     client.post(night + "/stages")
     client.post(night + "/stages/1/start")
     with app.app_context():
         crew_id = crew_store.crew_by_token(crew.split("/c/")[1].strip("/"))["id"]
         exported = json.loads(transfer.json_text(crew_id))
         exported["club_nights"][0]["stages"][0]["tables"][1]["game"] = 7
-        with pytest.raises(RestoreError, match="a table names a game that is not in the file"):
+        with pytest.raises(Refused, match="a table names a game that is not in the file"):
             transfer.restore(exported)
         assert len(night_service.nights(crew_id)) == 1
 

@@ -2,6 +2,7 @@
 triggers' SQL gave, and each write that changes a game's outcome leaves the rows right."""
 
 from services import players as player_service
+from services.refusals import Refused
 from store import connect
 from store.results import refresh_results, seat_rows
 from support.html_text import field_value
@@ -183,7 +184,7 @@ def test_a_file_refused_at_its_last_game_leaves_nothing_of_the_games_copied_befo
     copied = []
     insert_games = crew_restore._insert_games
     monkeypatch.setattr(crew_restore, "_insert_games", lambda db, span: copied.append(insert_games(db, span)))
-    with app.app_context(), pytest.raises(crew_restore.RestoreError, match="Game 7, round 1"):
+    with app.app_context(), pytest.raises(Refused, match="Game 7, round 1"):
         transfer.restore(data)
     assert len(copied) == 3  # games 1 to 6 were in before the child reached game 7
     assert db.execute("SELECT (SELECT count(*) FROM crews), (SELECT count(*) FROM games),"

@@ -146,12 +146,9 @@ def seat_take(token, game_id, seat):
     if seat not in range(PLAYERS):
         abort(404)
     try:
-        phones.take_seat(game_id, seat, device_id(), force=request.form.get("force") == "1")
-    except phones.SeatTaken:
-        return scoreboard_page(
-            token, game_id, status=409,
-            notice=f"{game['names'][seat]}'s seat is in use on another phone.", reassign=seat,
-        )
+        phones.take_seat(game, seat, device_id(), force=request.form.get("force") == "1")
+    except Refused as refused:
+        return scoreboard_page(token, game_id, status=refused.status, notice=refused.sentence, reassign=seat)
     return scoreboard_page(token, game_id)
 
 

@@ -7,6 +7,7 @@ from web import charts
 from scoring import ratings
 from scoring import format_points
 from services import players as player_service
+from services.refusals import Refused
 
 from . import bp
 from .common import real_id, short_date
@@ -95,8 +96,8 @@ def player_rename(token, player_id):
     if form.validate_on_submit():
         try:
             player_service.rename(crew["id"], player_id, form.name.data)
-        except player_service.NameTaken:
-            form.name.errors.append(f"Another player of this crew is already called {form.name.data}.")
+        except Refused as refused:
+            form.name.errors.append(refused.sentence)
         else:
             flash(f"{player['name']} is now called {form.name.data}.")
             return see_other(url_for("history.player_show", token=token, player_id=player_id))
@@ -112,12 +113,9 @@ def player_merge(token, player_id):
     if form.validate_on_submit():
         try:
             merged = player_service.merge(crew["id"], player_id, form.other.data)
-        except player_service.TwoPeople as two:
-            shared = f"played game {two.game_id}" if two.game_id else f"came to the club night {two.night_name}"
-            form.other.errors.append(
-                f"{player['name']} and {two.other['name']} both {shared}, so they are two people: nothing was merged."
-            )
-            return player_page(crew, player, status=409, merge_form=form, block="merge")
+        except Refused as refused:
+            form.other.errors.append(refused.sentence)
+            return player_page(crew, player, status=refused.status, merge_form=form, block="merge")
         games = "1 game" if merged.games == 1 else f"{merged.games} games"
         flash(f"{merged.other['name']} merged into {player['name']}: {games} moved, nothing lost.")
         return see_other(url_for("history.player_show", token=token, player_id=player_id))

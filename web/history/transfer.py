@@ -6,6 +6,7 @@ from flask import Response, flash, stream_with_context, url_for
 from web.access import CREW, PUBLIC, allow
 from web import security
 from services import transfer as transfer_service
+from services.refusals import Refused
 
 from . import bp
 from .forms import RestoreForm
@@ -87,10 +88,8 @@ def restore_create():
     if valid:
         try:
             crew = transfer_service.restore(form.file.data.read())
-        except transfer_service.NotJson as error:
-            form.file.errors.append(str(error))
-        except transfer_service.RestoreError as error:
-            form.file.errors.append(f"Nothing was restored. {error}")
+        except Refused as refused:
+            form.file.errors.append(refused.sentence)
         else:
             security.count_new_crew()
             games = crew["games"]

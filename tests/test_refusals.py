@@ -1,0 +1,43 @@
+"""One way a service says no (issue 37.2): `services/refusals.py`'s `Refused(sentence, status,
+field)` and its kinds. No service declares another exception, and no page catches an exception of
+the store's (a seat taken, a name taken, a file that does not restore): the service words it."""
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _modules(package):
+    return sorted(path for path in (ROOT / package).rglob("*.py") if "migrations" not in path.parts)
+
+
+def _exception_classes(path):
+    """Classes of the module that derive from an exception, by name, with their bases."""
+    tree = ast.parse(path.read_text(), str(path))
+    found = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef):
+            bases = [ast.unparse(base) for base in node.bases]
+            if any(base.endswith(("Exception", "Error", "Refused")) or base in found for base in bases):
+                found[node.name] = bases
+    return found
+
+
+def test_every_service_refusal_is_a_refused():
+    others = {f"{path.relative_to(ROOT)}: {name}({', '.join(bases)})"
+              for path in _modules("services") for name, bases in _exception_classes(path).items()
+              if name != "Refused" and bases != ["Refused"]}
+    assert others == set()
+
+
+def test_no_page_catches_an_exception_of_the_store():
+    store_exceptions = {name for path in _modules("store") for name in _exception_classes(path)}
+    assert {"SeatTaken", "NameTaken", "RestoreError"} <= store_exceptions  # the scan finds them
+    caught = set()
+    for path in _modules("web"):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.ExceptHandler) and node.type is not None:
+                for name in ast.unparse(node.type).strip("()").split(", "):
+                    if name.rsplit(".", 1)[-1] in store_exceptions:
+                        caught.add(f"{path.relative_to(ROOT)}:{node.lineno} except {name}")
+    assert caught == set()
