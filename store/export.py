@@ -201,7 +201,8 @@ def _round_out(row, hands, changes, signoffs):
         **({"copied_from": row["copied_from"]} if row["copied_from"] else {}),
         "hands": [_hand_out(hand_from_row(hand, row["mode"])) for hand in hands.get(row["id"], [])],
         "changes": [
-            {"at": change["at"], "action": change["action"], "detail": change["detail"], "by": change["by"]}
+            {"at": change["at"], "action": change["action"], "detail": change["detail"], "by": change["by"],
+             **({"times": change["times"]} if change["times"] > 1 else {})}  # a run of the step, counted
             for change in changes.get(row["id"], [])
         ],
         "signoffs": [

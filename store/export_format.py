@@ -20,6 +20,7 @@ GAME_STATUSES = ("playing", "finished", "abandoned")
 TEXT_MAX = 2000  # any text the app writes (a change's detail, a device id) is far shorter
 STAMP_MAX = 40
 ROUNDS_MAX = 100_000
+TIMES_MAX = 10**9  # a run of one step logged as one line (a change's `times`)
 GAMES_MAX = 10**9
 NIGHT_CHANGES_MAX = 100_000  # a night's log: far more than a night of changes
 # A night's first log line names everyone it started with: up to 200 names of up to 40 characters.
@@ -94,6 +95,7 @@ class Change(TypedDict):
     action: Text
     detail: Optional[Text]
     by: Optional[Text]
+    times: NotRequired[Annotated[int, Field(ge=1, lt=TIMES_MAX)]]  # a run of the step (m0015); 1 when left out
 
 
 class SignOff(TypedDict):

@@ -3,7 +3,9 @@ now (`round_log`): "saved" with the revision's scores ("25 · 50 · −10 · 35"
 the scores before and after ("… → …"), "correction started" with "from revision 2". A database's
 migration (`store/migrations/m0014_change_facts.py`) and the restore of an older export
 (`restore_checks`) both read them here. A line's words are dropped only when the page words its
-facts exactly so; any other (the first release's, say: "-15", no "before") is kept, and shown as it is."""
+facts exactly so; any other (the first release's, say: "-15", no "before") is kept, and shown as it is.
+A run's count in words ("· 3 times", "· 3 swaps in a row") is read the same way, by m0015
+(`store/migrations/m0015_change_times.py`) and the restore: `counted`."""
 import re
 
 from scoring import format_points
@@ -34,3 +36,20 @@ def says_scores(action, detail, scores, copied_scores):
 
 def _points(scores):
     return " · ".join(format_points(score) for score in scores)
+
+
+# Before m0015 a run of the same step was counted in its words: "everyone passed · 3 times" (a
+# redeal), "3 times" (a correction discarded), "… · 3 swaps in a row" (seats swapped). The count
+# is `round_changes.times` now, and the web words it the same.
+_RUNS = {"redeal": " times", "correction discarded": " times", "seats swapped": " swaps in a row"}
+_COUNT = re.compile(r"(?:(.+) · )?([1-9][0-9]{0,8})")
+
+
+def counted(action, detail):
+    """A line's words without the run count its last words name, and that count, as (detail, times),
+    when the page words them exactly so (a count of 2 or more, written as the app wrote it); else None."""
+    unit = _RUNS.get(action)
+    found = _COUNT.fullmatch(detail.removesuffix(unit)) if unit and detail and detail.endswith(unit) else None
+    if found is None or int(found.group(2)) < 2:
+        return None
+    return found.group(1) or "", int(found.group(2))

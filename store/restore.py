@@ -237,8 +237,8 @@ _COPY = [
     " ORDER BY r.id",
     f"INSERT INTO main.hands ({', '.join(columns.HAND)})"
     f" SELECT round_id + {_OFFSET}, {', '.join(columns.HAND[1:])} FROM staged.hands WHERE round_id {_ROUNDS}",
-    "INSERT INTO main.round_changes (round_id, at, action, detail, by)"
-    f" SELECT round_id + {_OFFSET}, at, action, detail, by"
+    f"INSERT INTO main.round_changes ({', '.join(columns.CHANGE)})"
+    f" SELECT round_id + {_OFFSET}, {', '.join(columns.CHANGE[1:])}"
     f" FROM staged.round_changes WHERE round_id {_ROUNDS} ORDER BY rowid",
     "INSERT INTO main.signoffs (round_id, seat, device, at)"
     f" SELECT round_id + {_OFFSET}, seat, device, at FROM staged.signoffs WHERE round_id {_ROUNDS}",
@@ -274,7 +274,7 @@ CREATE TABLE seats (game_id, seat, player_id, won, PRIMARY KEY (game_id, seat)) 
 CREATE TABLE notes (kind, game_id, text);
 CREATE TABLE rounds (id INTEGER PRIMARY KEY, {round_columns});
 CREATE TABLE hands ({hand_columns}, PRIMARY KEY (round_id, seat)) WITHOUT ROWID;
-CREATE TABLE round_changes (round_id, at, action, detail, by);
+CREATE TABLE round_changes ({change_columns});
 CREATE TABLE signoffs (round_id, seat, device, at);
 CREATE TABLE results ({columns}, PRIMARY KEY (game_id, seat)) WITHOUT ROWID;
 CREATE INDEX rounds_game ON rounds (game_id);
@@ -292,8 +292,9 @@ def _stage(raw, staged, per_write, say):
     try:
         conn.execute("PRAGMA journal_mode = WAL")  # the parent reads while this writes
         conn.execute("PRAGMA synchronous = OFF")
-        conn.executescript(_STAGING.format(columns=", ".join(COLUMNS), round_columns=", ".join(columns.ROUND),
-                                         hand_columns=", ".join(columns.HAND)) + club_night_transfer.STAGING)
+        conn.executescript(_STAGING.format(
+            columns=", ".join(COLUMNS), round_columns=", ".join(columns.ROUND), hand_columns=", ".join(columns.HAND),
+            change_columns=", ".join(columns.CHANGE)) + club_night_transfer.STAGING)
         conn.execute("BEGIN")
         conn.execute("INSERT INTO crew VALUES (?, ?, ?, ?, ?, ?)",
                      [crew["name"], crew["created"], crew["goal"], crew["tie_rule"], crew["min_bid"],
@@ -355,7 +356,7 @@ def _stage_game(rows, game_id, game, game_ids, player_ids, round_id):
         rows["hands"] += [tuple({**hand, "round_id": round_id, "won": " ".join(hand["won"]),
                                  "counts": _counts_text(hand["counts"])}[column] for column in columns.HAND)
                           for hand in entry["hands"]]
-        rows["round_changes"] += [(round_id, change["at"], change["action"], change["detail"], change["by"])
+        rows["round_changes"] += [(round_id, *(change[column] for column in columns.CHANGE[1:]))
                                   for change in entry["changes"]]
         rows["signoffs"] += [(round_id, mark["seat"], mark["device"], mark["at"]) for mark in entry["signoffs"]]
         if entry["status"] == "scored":

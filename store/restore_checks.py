@@ -54,6 +54,7 @@ class GameChecks:
 
     def check(self, game):
         _copied_from_words(game)
+        _counted_words(game)
         _check_game(game, self.names, f"Game {game['number']}", self.engine)
         _scores_words(game)
         return game
@@ -205,6 +206,17 @@ def _copied_from_words(game):
             found = old_log_words.copied_from(change["action"], change["detail"], entry["revision"])
             if found is not None and entry.get("copied_from") in (None, found):
                 entry["copied_from"], change["detail"] = found, ""
+
+
+def _counted_words(game):
+    """A line without its `times` (a file from before m0015) counts a run in its words when they
+    say "… · 3 times" or "… · 3 swaps in a row" exactly so; else it happened once (`times` 1)."""
+    for entry in game["rounds"]:
+        for change in entry["changes"]:
+            found = None if "times" in change else old_log_words.counted(change["action"], change["detail"])
+            if found is not None:
+                change["detail"], change["times"] = found
+            change.setdefault("times", 1)
 
 
 def _scores_words(game):

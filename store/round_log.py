@@ -2,9 +2,8 @@
 step (everyone passing, a correction dropped) one line that counts it. A line holds facts, not
 words: a save's scores are its revision's hands' and a correction's "before" the revision it was
 copied from (`rounds.copied_from`); `history` returns them and the web words them. A line from an
-older release may still hold its words in `detail` (`old_log_words`): the web shows them as they are."""
-import re
-
+older release may still hold its words in `detail` (`old_log_words`): the web shows them as they are.
+A run of the same step is one line that counts it in `times` (m0015), which the web words too."""
 from scoring.limits import HISTORY_LINES
 
 from . import get_db, now
@@ -32,28 +31,25 @@ def history(game_id, number, lines=HISTORY_LINES):
     if len(rows) <= lines:
         return rows
     earlier = db.execute(f"SELECT count(*){_CHANGES}", [game_id, number]).fetchone()[0] - lines
-    return [{"at": rows[0]["at"], "earlier": earlier, "action": "", "detail": "", "by": None, "revision": 1,
-             "scores": None, "copied_from": None, "copied_scores": None}] + rows[1:]
+    return [{"at": rows[0]["at"], "earlier": earlier, "action": "", "detail": "", "by": None, "times": 1,
+             "revision": 1, "scores": None, "copied_from": None, "copied_scores": None}] + rows[1:]
 
 
 def log(db, round_id, action, detail="", by=None):
+    """Log one step on a round (it happened once: `times` is 1)."""
     db.execute(
         "INSERT INTO round_changes (round_id, at, action, detail, by) VALUES (?, ?, ?, ?, ?)",
         [round_id, now(), action, detail, by],
     )
 
 
-_TIMES = re.compile(r"(\d+) times$")
-
-
 def log_again(db, round_id, action, detail="", by=None):
     """Log `action`, or count it once more on the round's latest change when that is the same
-    action: a run of one change (everyone passing, a correction dropped) is one line, "… · 3 times"."""
-    last = db.execute("SELECT id, action, detail FROM round_changes WHERE round_id = ? ORDER BY id DESC LIMIT 1",
+    action: a run of one change (everyone passing, a correction dropped, seats swapped) is one line
+    that counts it (`times`; the web says "… · 3 times"), with the newest step's detail and who."""
+    last = db.execute("SELECT id, action FROM round_changes WHERE round_id = ? ORDER BY id DESC LIMIT 1",
                       [round_id]).fetchone()
     if last is None or last[1] != action:
         return log(db, round_id, action, detail, by)
-    counted = _TIMES.search(last[2] or "")
-    times = f"{int(counted.group(1)) + 1 if counted else 2} times"
-    db.execute("UPDATE round_changes SET at = ?, detail = ?, by = ? WHERE id = ?",
-               [now(), f"{detail} · {times}" if detail else times, by, last[0]])
+    db.execute("UPDATE round_changes SET at = ?, detail = ?, by = ?, times = times + 1 WHERE id = ?",
+               [now(), detail, by, last[0]])

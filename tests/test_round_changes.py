@@ -5,7 +5,7 @@ words, shows the same lines as it did."""
 from store import connect
 from support.apps import make_app
 from support.exports import export_of, restore
-from support.html_text import texts
+from support.html_text import field_value, texts
 from support.rounds import BIG_TARGETS
 
 # Round 1: Ann's 4 target and one 4 won, a pair of 4s (−15), corrected to two won: three 4s with the
@@ -102,3 +102,113 @@ def test_an_older_export_restores_with_the_same_lines(app, client, table):
     assert [entry.get("copied_from") for entry in again] == [None, 1, None]
     assert [change["detail"] for entry in again for change in entry["changes"]] == [
         "", "", "", "", "", FIRST_RELEASE]
+
+
+# --- A run of the same step counts itself (`round_changes.times`, m0015), the page words it ----------
+
+SHARED = " · by the table's shared phone"
+SWAPPED = "Ann and Ben swapped seats: what was entered at each seat counts for the other"
+# Round 1's counted lines as the page shows them, and what the app wrote into `detail` before m0015.
+RUNS = {"redeal": ("everyone passed", 3, "redeal · everyone passed · 3 times" + SHARED,
+                   "everyone passed · 3 times"),
+        "correction discarded": ("", 3, "correction discarded · 3 times" + SHARED, "3 times"),
+        "seats swapped": (SWAPPED, 3, f"seats swapped · {SWAPPED} · 3 swaps in a row" + SHARED,
+                          f"{SWAPPED} · 3 swaps in a row")}
+# Round 2's one redeal, its count in words the page would not write the same: kept, shown as it is.
+ODD_COUNT = "everyone passed · 03 times"
+
+
+def _round_with_redeals(table, client, redeals):
+    url = table.start_round()
+    for _ in range(redeals):
+        assert client.post(url + "/redeal").status_code == 200
+    client.post(url + "/bid", data={"bidder": "0", "number": "1", "suit": "D"})
+    for seat, target in enumerate(BIG_TARGETS):
+        assert client.post(url + f"/hands/{seat}/target", data={"target": target}).status_code == 200
+    assert client.post(url + "/hands/0/counts/4", data={"count": 1}).status_code == 200
+    assert client.post(url + "/save", data={"version": table.version(url)}).status_code == 303
+    return url
+
+
+def _runs(table, client):
+    """Round 1: three redeals, then three corrections dropped, then Ann and Ben swapping seats three
+    times; round 2: one redeal. Returns the two rounds' URLs."""
+    game_url = table.start_game()
+    url = _round_with_redeals(table, client, 3)
+    for _ in range(3):
+        assert client.post(url + "/correct").status_code == 303
+        assert client.post(url + "/discard").status_code == 303
+    for _ in range(3):
+        version = field_value(client.get(game_url + "/seats/swap"), "version")
+        assert client.post(game_url + "/seats/swap", data={"first": 0, "second": 1, "version": version}
+                           ).status_code == 303
+    return url, _round_with_redeals(table, client, 1)
+
+
+def _counted(db):
+    return {action: (detail, times) for action, detail, times in db.execute(
+        "SELECT action, detail, times FROM round_changes JOIN rounds ON rounds.id = round_changes.round_id"
+        " WHERE rounds.number = 1 AND action IN ('redeal', 'correction discarded', 'seats swapped')")}
+
+
+def _run_lines(client, url):
+    return [line for line in _lines(client, url) if line.startswith(tuple(RUNS))]
+
+
+def test_a_run_of_one_step_is_counted_as_a_number_and_worded_by_the_page(app, client, table):
+    url, second = _runs(table, client)
+    db = connect(app.config["DATABASE"])
+    assert _counted(db) == {action: (detail, times) for action, (detail, times, _, _) in RUNS.items()}
+    assert db.execute("SELECT count(*) FROM round_changes WHERE detail LIKE '%times%' OR detail LIKE '%in a row%'"
+                      ).fetchone()[0] == 0
+    assert _run_lines(client, url) == [line for _, _, line, _ in RUNS.values()]
+    assert _run_lines(client, second) == ["redeal · everyone passed" + SHARED]
+
+
+def _age_counts(db):
+    """Make the database one from before m0015: each run's count in its words, no `times`."""
+    for action, (_, _, _, words) in RUNS.items():
+        db.execute("UPDATE round_changes SET detail = ? WHERE action = ? AND round_id = (SELECT id FROM rounds"
+                   " WHERE number = 1 AND status = 'scored')", [words, action])
+    db.execute("UPDATE round_changes SET detail = ? WHERE action = 'redeal' AND round_id = (SELECT id FROM rounds"
+               " WHERE number = 2)", [ODD_COUNT])
+    db.execute("ALTER TABLE round_changes DROP COLUMN times")
+    db.execute("DELETE FROM _sqlite_migrations WHERE name = 'm0015_change_times'")
+    db.conn.commit()
+
+
+def test_an_older_database_counts_its_runs_once_migrated(app, client, table):
+    url, second = _runs(table, client)
+    db = connect(app.config["DATABASE"])
+    _age_counts(db)
+    db.close()
+    upgraded = make_app(app.config["DATABASE"]).test_client()  # migrates it
+    db = connect(app.config["DATABASE"])
+    assert _counted(db) == {action: (detail, times) for action, (detail, times, _, _) in RUNS.items()}
+    assert db.execute("SELECT detail, times FROM round_changes WHERE action = 'redeal' AND round_id = (SELECT id"
+                      " FROM rounds WHERE number = 2)").fetchall() == [(ODD_COUNT, 1)]
+    assert _run_lines(upgraded, url) == [line for _, _, line, _ in RUNS.values()]
+    assert _run_lines(upgraded, second) == [f"redeal · {ODD_COUNT}" + SHARED]
+
+
+def test_an_older_export_restores_its_runs_counted(app, client, table):
+    url, second = _runs(table, client)
+    data = export_of(client, table.crew_url)
+    rounds = {entry["number"]: entry for entry in data["games"][0]["rounds"] if entry["status"] == "scored"}
+    assert {change["action"]: change["times"] for change in rounds[1]["changes"] if "times" in change} == {
+        action: times for action, (_, times, _, _) in RUNS.items()}
+    for change in rounds[1]["changes"]:  # as the app exported it before: words, and no times
+        if change.pop("times", None):
+            change["detail"] = RUNS[change["action"]][3]
+    next(change for change in rounds[2]["changes"] if change["action"] == "redeal")["detail"] = ODD_COUNT
+    response = restore(client, data)
+    assert response.status_code == 303, response.get_data(as_text=True)
+    crew_url = response.headers["Location"].removesuffix("history")
+    game_id = connect(app.config["DATABASE"]).execute("SELECT max(id) FROM games").fetchone()[0]
+    base = f"{crew_url}games/{game_id}/rounds/"
+    assert _run_lines(client, base + "1") == _run_lines(client, url)
+    assert _run_lines(client, base + "2") == [f"redeal · {ODD_COUNT}" + SHARED]
+    again = {entry["number"]: entry for entry in export_of(client, crew_url)["games"][0]["rounds"]
+             if entry["status"] == "scored"}
+    assert [(change["action"], change["detail"], change.get("times")) for change in again[1]["changes"]
+            if change["action"] in RUNS] == [(action, detail, times) for action, (detail, times, _, _) in RUNS.items()]

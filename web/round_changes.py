@@ -6,8 +6,10 @@ from scoring import format_points
 
 def change_words(change):
     """What a logged change says: its step, then what it changed ("saved · 25 · 50 · −10 · 35",
-    "corrected · 160 · … → 140 · …", "correction started · from revision 2"), or how many earlier
-    changes are not listed. A line an older release stored with its words says them as they are."""
+    "corrected · 160 · … → 140 · …", "correction started · from revision 2") and, for a run of the
+    same step, how often ("redeal · everyone passed · 3 times", "seats swapped · … · 3 swaps in a
+    row"), or how many earlier changes are not listed. A line an older release stored with its
+    words says them as they are."""
     if change.get("earlier"):
         return f"{change['earlier']} earlier change{'s' * (change['earlier'] > 1)}"
     action, said = change["action"], change.get("detail")
@@ -17,7 +19,9 @@ def change_words(change):
             said = f"{_points(change['copied_scores'])} → {said}"
     elif not said and action == "correction started" and change.get("copied_from"):
         said = f"from revision {change['copied_from']}"
-    return f"{action} · {said}" if said else action
+    times = change.get("times") or 1
+    counted = (f"{times} swaps in a row" if action == "seats swapped" else f"{times} times") if times > 1 else ""
+    return " · ".join(part for part in (action, said, counted) if part)
 
 
 def _points(scores):
