@@ -32,15 +32,24 @@ class Polled:
 
 
 @dataclass(frozen=True)
+class NightPolled:
+    """A night's live poll's question, answered by the link's own read: the night's live mark
+    (services/club_nights.py, `live_mark`; None when the link's crew has no such night)."""
+    night_id: int
+    mark: str | None
+
+
+@dataclass(frozen=True)
 class Link:
     """What a request's token opens: its kind, and for a table or watch link the game or night;
-    `polled` when the read was asked a live poll's question too."""
+    `polled` (a game's) or `night_polled` when the read was asked a live poll's question too."""
     kind: str
     crew: dict
     game_id: int | None = None
     night_id: int | None = None
     game_status: str | None = None
     polled: Polled | None = None
+    night_polled: NightPolled | None = None
 
     @property
     def table_over(self):
@@ -48,16 +57,18 @@ class Link:
         return self.kind == TABLE and self.game_status != PLAYING
 
 
-def resolve(token, poll=None):
+def resolve(token, poll=None, night=None):
     """The link behind `token`, in one indexed read (the crew's row with it), or None. With `poll`
-    (game id, device, board), the same read answers that live poll's question (`Link.polled`)."""
-    found = link_store.resolve(crew_store.token_hash(token), poll)
+    (game id, device, board), the same read answers that live poll's question (`Link.polled`);
+    with `night` (a night's id), the night's live poll's (`Link.night_polled`)."""
+    found = link_store.resolve(crew_store.token_hash(token), poll, night)
     if found is None:
         return None
-    crew, kind, game_id, night_id, status, polled = found
+    crew, kind, game_id, night_id, status, polled, mark = found
     if polled is not None:
         polled = Polled(poll[0], bool(poll[2]), *polled)
-    return Link(kind, {**crew, "token": token}, game_id, night_id, status, polled)
+    night_polled = None if night is None else NightPolled(night, mark)
+    return Link(kind, {**crew, "token": token}, game_id, night_id, status, polled, night_polled)
 
 
 def _token(key, row):

@@ -83,6 +83,21 @@ def results(night_id, db=None):
         " seats.seat", [night_id]))
 
 
+def live_mark_sql(crew):
+    """The live mark (`live_mark`) as one scalar subquery, for a statement of its own or another
+    read's column (store/links.py, `resolve`, a night's live poll): one `?`, the night's id, and
+    `crew`, the SQL that names the crew's id. NULL when the crew has no such night."""
+    return (
+        "(SELECT club_nights.version || '-' || (SELECT count(*) FROM club_night_tables JOIN games"
+        " ON games.id = club_night_tables.game_id WHERE club_night_tables.night_id = club_nights.id"
+        " AND games.status = 'playing') || '.' || ((SELECT coalesce(sum(games.board_version), 0)"
+        " FROM club_night_tables JOIN games ON games.id = club_night_tables.game_id"
+        " WHERE club_night_tables.night_id = club_nights.id) - (SELECT count(*)"
+        " FROM club_night_tables JOIN rounds ON rounds.game_id = club_night_tables.game_id"
+        " WHERE club_night_tables.night_id = club_nights.id))"
+        f" FROM club_nights WHERE club_nights.id = ? AND club_nights.crew_id = {crew})")
+
+
 def live_mark(crew_id, night_id):
     """What the leaderboard shows, as one short mark read in one statement: the night's own version
     and its table games' scoreboard versions less their rounds. A scoreboard's version moves on a
@@ -92,16 +107,7 @@ def live_mark(crew_id, night_id):
     correction dropped). The part before the dot also counts the tables still playing: when the
     last one finishes, the controls the night offers change ("Draw stage 2", "Finish the night"),
     and a phone's poll brings the whole night back. None when the link has no such night."""
-    row = get_db().conn.execute(
-        "SELECT club_nights.version, (SELECT count(*) FROM club_night_tables JOIN games"
-        " ON games.id = club_night_tables.game_id WHERE club_night_tables.night_id = club_nights.id"
-        " AND games.status = 'playing'), (SELECT coalesce(sum(games.board_version), 0)"
-        " FROM club_night_tables JOIN games ON games.id = club_night_tables.game_id"
-        " WHERE club_night_tables.night_id = club_nights.id) - (SELECT count(*)"
-        " FROM club_night_tables JOIN rounds ON rounds.game_id = club_night_tables.game_id"
-        " WHERE club_night_tables.night_id = club_nights.id)"
-        " FROM club_nights WHERE club_nights.id = ? AND club_nights.crew_id = ?", [night_id, crew_id]).fetchone()
-    return None if row is None else f"{row[0]}-{row[1]}.{row[2]}"
+    return get_db().conn.execute(f"SELECT {live_mark_sql('?')}", [night_id, crew_id]).fetchone()[0]
 
 
 def table_of_game(game_id):

@@ -3,6 +3,7 @@ token is made from the row's nonce with the server's key (services/links.py), ne
 import json
 
 from . import get_db, now
+from .club_nights import live_mark_sql
 
 
 def find(token_hash):
@@ -50,14 +51,16 @@ def of_crew(crew_id):
     return [{**row, "players": json.loads(row["players"])} for row in rows]
 
 
-def resolve(token_hash, poll=None):
-    """(the crew's row, kind, game id, night id, game status, polled) of the crew or table or
-    watch link with this token hash, in one indexed read; None when there is none.
+def resolve(token_hash, poll=None, night=None):
+    """(the crew's row, kind, game id, night id, game status, polled, night mark) of the crew or
+    table or watch link with this token hash, in one indexed read; None when there is none.
 
     With `poll` (game id, device, board), the same read also answers a live poll's question
     (services/phones.py, `live_version`): `polled` is (the game's version, with `board` the
     scoreboard's; when this device's seat claim in it was last seen), both found only among the
-    link's crew's games, so a game the crew does not have is (None, None). Without, it is None."""
+    link's crew's games, so a game the crew does not have is (None, None). Without, it is None.
+    With `night` (a night's id), it brings that night's live mark too (store/club_nights.py,
+    `live_mark`), None when the link's crew has no such night; without, the mark is None."""
     asked, args = "", []
     if poll is not None:
         game_id, device, board = poll
@@ -66,6 +69,9 @@ def resolve(token_hash, poll=None):
                  ", (SELECT seat_claims.seen FROM games AS polled JOIN seat_claims ON seat_claims.game_id = polled.id"
                  " WHERE polled.id = ? AND polled.crew_id = crews.id AND seat_claims.device = ?)")
         args = [game_id, game_id, device]
+    if night is not None:
+        asked += f", {live_mark_sql('crews.id')}"
+        args.append(night)
     cursor = get_db().conn.execute(
         f"SELECT crews.*, 'crew', NULL, NULL, NULL{asked} FROM crews WHERE crews.token_hash = ?"
         f" UNION ALL SELECT crews.*, links.kind, links.game_id, links.night_id, games.status{asked} FROM links"
@@ -74,9 +80,11 @@ def resolve(token_hash, poll=None):
     found = cursor.fetchone()
     if found is None:
         return None
-    width = len(cursor.description) - 4 - (2 if poll is not None else 0)
+    polls, nights = (2 if poll is not None else 0), (1 if night is not None else 0)
+    width = len(cursor.description) - 4 - polls - nights
     crew = dict(zip([column[0] for column in cursor.description[:width]], found[:width]))
-    return (crew, *found[width:width + 4], tuple(found[width + 4:]) if poll is not None else None)
+    polled = tuple(found[width + 4:width + 4 + polls]) if poll is not None else None
+    return (crew, *found[width:width + 4], polled, found[-1] if night is not None else None)
 
 
 def of_games(crew_id, kind, game_ids):

@@ -11,6 +11,7 @@ import store
 import store.limits
 import store
 from app import create_app
+from services import club_nights as night_service
 from services import links as link_service
 from support.html_text import poll_url
 from support.table import Table
@@ -19,7 +20,9 @@ TAP_MOST = 10
 # A game's poll: the guess counter's read, then the link's read, which also answers the poll's
 # question (the game's version, this phone's seat seen), web/access.py's @live_poll (issue 37).
 POLL_STATEMENTS = 2
-NIGHT_POLL_MOST = 3  # a night's poll: the guess counter, the link, the night's live mark
+# A night's poll (the organiser's page and the big screen): the guess counter's read, then the
+# link's, which also brings the night's live mark, web/access.py's @live_poll(night=True).
+NIGHT_POLL_STATEMENTS = 2
 SAVE_MOST = 29  # the crew, the game, the round and its hands, the writes, the results
 
 
@@ -197,20 +200,46 @@ def test_a_tap_writes_three_pages_to_the_wal(tmp_path):
         assert (wal.stat().st_size - before) // page == 3
 
 
-def test_a_club_night_leaderboard_poll_that_finds_nothing_new_costs_at_most_three_statements(traced):
-    """The night's leaderboard, on every phone and the big screen, follows ten tables at once in
-    one statement (its live mark, read after the link's): a 204 while no table saved anything."""
-    app, seen = traced
-    client = app.test_client()
+def _night(client):
+    """A club night of 40 players whose first stage is being played at ten tables: its address."""
     crew = Table(client).start_crew()
     names = "\n".join(f"Player {n}" for n in range(40))
     night = client.post(crew + "club-nights", data={"name": "Club", "names": names, "format": "hands",
                                                     "stage_hands": "2", "ranking": "total"}).headers["Location"]
     client.post(night + "/stages")
     client.post(night + "/stages/1/start")
+    return night
+
+
+def test_a_club_night_leaderboard_poll_that_finds_nothing_new_costs_two_statements(traced):
+    """The night's leaderboard, on every phone and the big screen, follows ten tables at once: a
+    204 while no table saved anything is the guess counter's read and the link's, which brings the
+    night's live mark with it (no read of its own)."""
+    app, seen = traced
+    client = app.test_client()
+    night = _night(client)
     for page in (client.get(night), client.get(night + "/board")):
         response, sql = statements(seen, lambda: client.get(poll_url(page.get_data(as_text=True))))
         assert response.status_code == 204
-        assert len(sql) <= NIGHT_POLL_MOST, "\n".join(sql)
+        assert len(sql) == NIGHT_POLL_STATEMENTS, "\n".join(sql)
+        assert "GUESS_LIMIT" in sql[0] and "FROM crews" in sql[1] and "club_nights" in sql[1], "\n".join(sql)
     wrong = re.sub(r"/c/[^/]+/", "/c/not-this-crew/", night)
     assert client.get(wrong + "/live?v=1").status_code == 404
+
+
+def test_a_club_night_poll_mark_is_the_night_s_own(traced):
+    """The mark the link's read brings is the one the page draws (so an unchanged night is a 204
+    and a changed one its new page); another crew's night, by this crew's link, is a 404."""
+    app, _ = traced
+    client = app.test_client()
+    night = _night(client)
+    with app.app_context():
+        token = re.search(r"/c/([^/]+)/", night).group(1)
+        night_id = int(night.rsplit("/", 1)[1])
+        link = link_service.resolve(token, night=night_id)
+        assert link.night_polled.mark == night_service.live_mark(link.crew["id"], night_id)
+        assert link.night_polled.mark in client.get(night).get_data(as_text=True)
+        assert link_service.resolve(token, night=night_id + 1).night_polled.mark is None
+    other = _night(app.test_client())  # another crew's night
+    assert client.get(re.sub(r"/c/[^/]+/", f"/c/{token}/", other) + "/live?v=1").status_code == 404
+    assert client.get(re.sub(r"/c/[^/]+/", f"/c/{token}/", other) + "/board/live?v=1").status_code == 404

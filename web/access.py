@@ -9,7 +9,9 @@ only its game's scoreboard, through the game's watch link.
 
 A game's live poll also says so under its `@allow(...)`, with `@live_poll()` (the scoreboard's:
 `@live_poll(board=True)`): the link's one read then brings the game's version and this phone's
-seat claim with it, and a poll that finds nothing changed reads nothing more (web/viewer.py)."""
+seat claim with it, and a poll that finds nothing changed reads nothing more (web/viewer.py). A
+club night's live poll (the organiser's page and the big screen) declares `@live_poll(night=True)`:
+the same read brings the night's live mark (web/club_nights.py)."""
 from flask import abort, current_app, g, redirect, request, session, url_for
 
 from services import links as link_service
@@ -30,21 +32,27 @@ def allow(*kinds):
     return declare
 
 
-def live_poll(board=False):
-    """Declare the route below a game's live poll (`board`: the scoreboard's version, else the
-    game's), under its `@allow(...)`; it names its game with `game_id`."""
+def live_poll(board=False, night=False):
+    """Declare the route below a live poll, under its `@allow(...)`: a game's (`board`: the
+    scoreboard's version, else the game's), which names its game with `game_id`, or with `night`
+    a club night's (its live mark), which names its night with `night_id`."""
+    assert not (board and night), "a night's poll has no scoreboard of its own"
+
     def declare(view):
-        view.live_poll = bool(board)
+        view.live_poll = "night" if night else bool(board)
         return view
     return declare
 
 
 def _poll(endpoint, values):
-    """(game id, this phone's id, board) for a route declared `@live_poll`, else None."""
+    """The keyword arguments of `link_service.resolve` that ask a route's live poll's question:
+    `poll`, (game id, this phone's id, board), for a game's; `night`, its id, for a night's."""
     board = getattr(current_app.view_functions.get(endpoint), "live_poll", None)
+    if board == "night":
+        return {} if values.get("night_id") is None else {"night": values["night_id"]}
     if board is None or values.get("game_id") is None:
-        return None
-    return values["game_id"], session.get("device"), board
+        return {}
+    return {"poll": (values["game_id"], session.get("device"), board)}
 
 
 def kinds_of(endpoint):
@@ -59,7 +67,7 @@ def check_link(endpoint, values):
     live poll's question is asked in that read too (`live_poll`)."""
     if not values or "token" not in values:
         return
-    link = link_service.resolve(values["token"], _poll(endpoint, values))
+    link = link_service.resolve(values["token"], **_poll(endpoint, values))
     if link is None:
         abort(404)
     kinds = kinds_of(endpoint) or frozenset({CREW})

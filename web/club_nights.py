@@ -6,7 +6,7 @@ from collections import OrderedDict
 from flask import Blueprint, abort, current_app, flash, g, make_response, request, url_for
 from flask_wtf import FlaskForm
 
-from web.access import CREW, WATCH, allow
+from web.access import CREW, WATCH, allow, live_poll
 from wtforms import (IntegerField, RadioField, SelectChoice, SelectField, SelectMultipleField, StringField,
                      TextAreaField)
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
@@ -197,6 +197,7 @@ def night_show(token, night_id):
 
 @bp.get("/<int:night_id>/live")
 @allow(CREW)
+@live_poll(night=True)
 def night_live(token, night_id):
     """The leaderboard again, only when something it shows changed (a 204 otherwise)."""
     mark = _mark(token, night_id)
@@ -222,6 +223,7 @@ def night_board(token, night_id):
 
 @bp.get("/<int:night_id>/board/live")
 @allow(CREW, WATCH)
+@live_poll(night=True)
 def night_board_live(token, night_id):
     mark = _mark(token, night_id)
     if request.args.get("v", "") == mark:
@@ -239,8 +241,13 @@ def _board(token, crew, night, block=None, mark=None):
 
 
 def _mark(token, night_id):
-    """The night's live mark; a 404 when the link has no such night."""
-    mark = night_service.live_mark(g.link.crew["id"], night_id)
+    """The night's live mark; a 404 when the link has no such night. A route declared
+    `@live_poll(night=True)` (web/access.py) has it from the link's read; any other reads it."""
+    polled = g.link.night_polled
+    if polled is not None and polled.night_id == night_id:
+        mark = polled.mark
+    else:
+        mark = night_service.live_mark(g.link.crew["id"], night_id)
     if mark is None:
         abort(404)
     return mark
