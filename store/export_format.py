@@ -10,7 +10,8 @@ from typing import Annotated, Any, Literal, Optional
 from pydantic import AfterValidator, ConfigDict, Field, TypeAdapter, ValidationError
 from typing_extensions import NotRequired, TypedDict
 
-from scoring import CARD_CODES, MAX_BID, MODES, NAME_MAX, NOTE_MAX, PLAYERS, RANKS, SUIT_NAMES, YEARS, club_night
+from scoring import (CARD_CODES, MAX_BID, MODES, NAME_MAX, NOTE_MAX, PLAYERS, RANKS, ROUNDS_MAX, SUIT_NAMES, YEARS,
+                     club_night)
 from scoring import names as name_rule
 
 from .export import FORMAT, VERSION
@@ -19,7 +20,6 @@ ROUND_STATUSES = ("entering", "scored", "replaced", "deleted", "discarded")
 GAME_STATUSES = ("playing", "finished", "abandoned")
 TEXT_MAX = 2000  # any text the app writes (a change's detail, a device id) is far shorter
 STAMP_MAX = 40
-ROUNDS_MAX = 100_000
 TIMES_MAX = 10**9  # a run of one step logged as one line (a change's `times`)
 GAMES_MAX = 10**9
 NIGHT_CHANGES_MAX = 100_000  # a night's log: far more than a night of changes

@@ -57,6 +57,9 @@ def test_a_swap_that_cannot_be_made_says_why_and_changes_nothing(app, client, ta
     response = swap(client, game_url, 0, 7)
     assert response.status_code == 422
     assert element_text(response, "#swap-error") == "Pick two of the game's four seats."
+    response = client.post(game_url + "/seats/swap", data={"first": 0, "second": 1})  # no version
+    assert response.status_code == 422
+    assert element_text(response, "#swap-error") == "This page is out of date: reload it and pick the swap again."
     response = swap(client, game_url, 0, 1, version=stale)
     assert response.status_code == 409
     assert "The game changed since this page was drawn" in element_text(response, "#swap-error")

@@ -46,7 +46,10 @@ def swap_save(token, game_id):
     form = SwapSeatsForm()
     try:
         if not form.validate_on_submit():
-            raise Refused("Pick the two players who sat in each other's seats.", 422)
+            if form.first.errors or form.second.errors:
+                raise Refused("Pick the two players who sat in each other's seats.", 422)
+            # The seats are there but not the page's own fields (its version, its form token).
+            raise Refused("This page is out of date: reload it and pick the swap again.", 422)
         done = seat_repair.swap(game, form.first.data, form.second.data, form.version.data,
                                 viewer_for(game).label(game["names"]))
     except Refused as refusal:
