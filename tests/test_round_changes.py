@@ -66,13 +66,19 @@ def _age(db):
     db.conn.commit()
 
 
+def _aged_and_migrated(app, age):
+    """The app's database made older by `age`, then opened by a new app (which migrates it):
+    (a client of the new app, the database)."""
+    db = connect(app.config["DATABASE"])
+    age(db)
+    db.close()
+    upgraded = make_app(app.config["DATABASE"]).test_client()
+    return upgraded, connect(app.config["DATABASE"])
+
+
 def test_an_older_database_shows_the_same_lines_once_migrated(app, client, table):
     url, second = _corrected_round(table, client)
-    db = connect(app.config["DATABASE"])
-    _age(db)
-    db.close()
-    upgraded = make_app(app.config["DATABASE"]).test_client()  # migrates it
-    db = connect(app.config["DATABASE"])
+    upgraded, db = _aged_and_migrated(app, _age)
     assert [detail for number, _, _, detail in _logged(db)] == ["", "", "", "", "", FIRST_RELEASE]
     assert db.execute("SELECT copied_from FROM rounds WHERE number = 1 ORDER BY revision").fetchall() == [
         (None,), (1,)]
@@ -179,11 +185,7 @@ def _age_counts(db):
 
 def test_an_older_database_counts_its_runs_once_migrated(app, client, table):
     url, second = _runs(table, client)
-    db = connect(app.config["DATABASE"])
-    _age_counts(db)
-    db.close()
-    upgraded = make_app(app.config["DATABASE"]).test_client()  # migrates it
-    db = connect(app.config["DATABASE"])
+    upgraded, db = _aged_and_migrated(app, _age_counts)
     assert _counted(db) == {action: (detail, times) for action, (detail, times, _, _) in RUNS.items()}
     assert db.execute("SELECT detail, times FROM round_changes WHERE action = 'redeal' AND round_id = (SELECT id"
                       " FROM rounds WHERE number = 2)").fetchall() == [(ODD_COUNT, 1)]
