@@ -90,8 +90,7 @@ def draw_stage(night):
 
 
 def _log_drawn(db, night_id, number, players):
-    night_store.log_again(db, night_id, ("drawn",), f"Stage {number} drawn for {players} players",
-                          lambda text: text.startswith(f"Stage {number} drawn "), "draws")
+    night_store.log_again(db, night_id, ("drawn",), "stage", stage=number, count=players)
 
 
 def redraw(night, number):
@@ -132,8 +131,7 @@ def swap(night, number, a, b, version):
             raise Refused(f"{error}.", 422, field="swap") from None
         night_store.put_places(db, night["id"], number, seating)
         text = f"Stage {number}: {names[a]} and {names[b]} swapped places"
-        night_store.log_again(db, night["id"], ("swapped",), text, lambda line: line.startswith(f"Stage {number}: "),
-                              "swaps")
+        night_store.log_again(db, night["id"], ("swapped",), "stage", stage=number, players=(a, b))
         night_store.bump(db, night["id"])
     return text
 
@@ -160,13 +158,9 @@ def start_stage(night, crew, number):
         for table_no, table in enumerate(seating.tables, start=1):
             games[table_no] = game_store.insert_game(db, crew["id"], [names[p] for p in table], 0, rules)
         night_store.start_stage(db, night["id"], number, games)
-        night_store.log(db, night["id"], "started", f"Stage {number} started at {_count(len(games), 'table')}")
+        night_store.log(db, night["id"], "started", stage=number, count=len(games))
         night_store.bump(db, night["id"])
     return games
-
-
-def _count(n, word):
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def _refuse_two_tables(db, night, players, names):
@@ -204,13 +198,13 @@ def finish(night):
             raise Refused("The night is over already: its standings are final.")
         stages = night_store.stages(night["id"], db)
         played = len(stages)
-        detail = ""
+        dropped = None
         if stages and stages[-1]["status"] == "planned":
-            night_store.drop_stage(db, night["id"], stages[-1]["number"])
+            dropped = stages[-1]["number"]
+            night_store.drop_stage(db, night["id"], dropped)
             played -= 1
-            detail = f" (stage {stages[-1]['number']}, drawn but not started, dropped)"
         elif stages and _unfinished(stages[-1]):
             raise Refused(f"Stage {stages[-1]['number']} is still being played at {_tables(_unfinished(stages[-1]))}: "
                           "finish the night when every table's game is over.")
-        night_store.log(db, night["id"], "finished", f"The night finished after {_count(played, 'stage')}{detail}")
+        night_store.log(db, night["id"], "finished", stage=dropped, count=played)
         night_store.bump(db, night["id"])

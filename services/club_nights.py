@@ -67,6 +67,8 @@ def stages(night):
 
 
 def changes(night):
+    """The night's log as facts (a line's stage, the names of the players it names, a count, its
+    `times`), or an older release's words in `detail`; `web/club_night_changes.py` words them."""
     return night_store.changes(night["id"])
 
 
@@ -120,8 +122,8 @@ def add_player(night, name):
         raise Refused(f"A night seats at most {club_night.MAX_PLAYERS} players.", 422, field="name")
     with write() as db:
         _still_open(db, night, "name")
-        night_store.add_player(db, night["crew_id"], night["id"], name)
-        night_store.log(db, night["id"], "arrived", f"{name} joined")
+        player_id = night_store.add_player(db, night["crew_id"], night["id"], name)
+        night_store.log(db, night["id"], "arrived", players=[player_id])
         night_store.bump(db, night["id"])
 
 
@@ -140,10 +142,8 @@ def set_here(night, player_id, here):
                                       f"{stage['number']}: they can leave once that table's game is over.",
                                       field=f"here-{player_id}")
         night_store.set_here(db, night["id"], player_id, here)
-        name = names[player_id]
-        night_store.log_again(db, night["id"], ("back", "left") if here else ("left", "back"),
-                              f"{name} {'is back' if here else 'left'}",
-                              lambda line: line in (f"{name} left", f"{name} is back"), "changes")
+        night_store.log_again(db, night["id"], ("back", "left") if here else ("left", "back"), "players",
+                              players=[player_id])
         night_store.bump(db, night["id"])
     return names[player_id]
 

@@ -1,7 +1,10 @@
 """Club nights in a crew's JSON export and back in by its restore: the night, who was there, each
 stage's places and tables (a table names its game by the game's number in the file), and the
 organiser's log. The restore checks and stages them with the games (`club_night_restore`) and
-copies them in after the last game."""
+copies them in after the last game. A log line's facts are optional fields (a file from before
+m0016 has only words, which the restore reads as `old_night_words` does a database's)."""
+import json
+
 from .lists import AMONG, listed
 
 # --- Out ------------------------------------------------------------------------------------
@@ -32,10 +35,20 @@ def export(db, crew_id, numbers):
                 "tables": [{"table": t["table_no"], "game": numbers[t["game_id"]]}
                            for t in tables if t["stage"] == stage["number"]],
             } for stage in stages],
-            "changes": [{"at": row["at"], "action": row["action"], "detail": row["detail"]}
+            "changes": [_change_out(row, names)
                         for row in db.query("SELECT * FROM club_night_changes WHERE night_id = ? ORDER BY id", key)],
         })
     return found
+
+
+def _change_out(row, names):
+    """A log line with its facts, each left out when it has none (a file from before m0016 has none)."""
+    players = json.loads(row["players"] or "[]")
+    return {"at": row["at"], "action": row["action"], "detail": row["detail"],
+            **({"stage": row["stage"]} if row["stage"] is not None else {}),
+            **({"players": [names[p] for p in players]} if players else {}),
+            **({"count": row["count"]} if row["count"] is not None else {}),
+            **({"times": row["times"]} if row["times"] > 1 else {})}
 
 
 # --- Checked and staged (in the restore's child process) -------------------------------------
@@ -46,7 +59,7 @@ CREATE TABLE night_players (night_id, player_id, here, joined);
 CREATE TABLE night_stages (night_id, number, status, drawn, started);
 CREATE TABLE night_places (night_id, stage, player_id, table_no, seat);
 CREATE TABLE night_tables (night_id, stage, table_no, game_id);
-CREATE TABLE night_changes (night_id, at, action, detail);
+CREATE TABLE night_changes (night_id, at, action, detail, stage, players, count, times);
 """
 
 
@@ -72,8 +85,12 @@ COPY = [
     "INSERT INTO main.club_night_tables (night_id, stage, table_no, game_id)"
     " SELECT m.stored, x.stage, x.table_no, g.stored FROM staged.night_tables AS x"
     " JOIN temp.restore_nights AS m ON m.staged = x.night_id JOIN temp.restore_games AS g ON g.staged = x.game_id",
-    "INSERT INTO main.club_night_changes (night_id, at, action, detail)"
-    " SELECT m.stored, x.at, x.action, x.detail FROM staged.night_changes AS x"
+    # A line's players are staged ids in a JSON list, each made the stored player's, in order.
+    "INSERT INTO main.club_night_changes (night_id, at, action, detail, stage, players, count, times)"
+    " SELECT m.stored, x.at, x.action, x.detail, x.stage, CASE WHEN x.players IS NOT NULL THEN"
+    " (SELECT json_group_array(stored) FROM (SELECT p.stored FROM json_each(x.players) AS j"
+    " JOIN temp.restore_players AS p ON p.staged = j.value ORDER BY j.key)) END, x.count, x.times"
+    " FROM staged.night_changes AS x"
     " JOIN temp.restore_nights AS m ON m.staged = x.night_id ORDER BY x.rowid",
 ]
 

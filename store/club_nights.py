@@ -1,7 +1,9 @@
 """Club nights: the night, who is here, each stage's places and tables, the organiser's log, and the
-one read the leaderboard's live poll makes."""
+one read the leaderboard's live poll makes. The log holds facts, not words (m0016): a line's stage,
+the players it names (`players`, ids as a JSON list), a count and how many times in a row; `changes`
+returns them with the players' names as they are now, and the web words them. A line from an older
+release may still hold its words in `detail` (`old_night_words`): the web shows them as they are."""
 import json
-import re
 
 from . import get_db, now
 from .crews import player_ids_for_names
@@ -14,10 +16,11 @@ def create(db, crew_id, name, format, stage_hands, ranking, seed, names):
         "INSERT INTO club_nights (crew_id, name, created, format, stage_hands, ranking, seed)"
         " VALUES (?, ?, ?, ?, ?, ?, ?)", [crew_id, name, now(), format, stage_hands, ranking, seed],
     ).lastrowid
-    for player_id in player_ids_for_names(db, crew_id, names):
+    player_ids = player_ids_for_names(db, crew_id, names)
+    for player_id in player_ids:
         db.execute("INSERT INTO club_night_players (night_id, player_id, here, joined) VALUES (?, ?, 1, ?)",
                    [night_id, player_id, now()])
-    log(db, night_id, "created", f"{len(names)} players: {', '.join(names)}")
+    log(db, night_id, "created", players=player_ids)
     return night_id
 
 
@@ -153,7 +156,21 @@ def running_tables(db, night_id, player_ids):
 
 
 def changes(night_id):
-    return list(get_db().query("SELECT * FROM club_night_changes WHERE night_id = ? ORDER BY id", [night_id]))
+    """The night's log, oldest first: each line's action, its facts (`stage`, `count`, `times`, and
+    `names`, the names of the players it names as they are now) and any words an older release
+    stored (`detail`, empty otherwise)."""
+    db = get_db()
+    names = dict(db.execute("SELECT players.id, players.name FROM club_night_players JOIN players"
+                            " ON players.id = club_night_players.player_id WHERE night_id = ?", [night_id]).fetchall())
+    rows = list(db.query("SELECT * FROM club_night_changes WHERE night_id = ? ORDER BY id", [night_id]))
+    for row in rows:
+        row["names"] = [names.get(player_id, "?") for player_id in json.loads(row["players"] or "[]")]
+    return rows
+
+
+def ids(players):
+    """The players a log line names, as its `players` column holds them (a JSON list of ids), or None."""
+    return json.dumps(list(players), separators=(",", ":")) if players else None
 
 
 # --- Writes, in the caller's transaction ----------------------------------------------------
@@ -162,33 +179,30 @@ def bump(db, night_id):
     db.execute("UPDATE club_nights SET version = version + 1 WHERE id = ?", [night_id])
 
 
-def log(db, night_id, action, detail):
-    db.execute("INSERT INTO club_night_changes (night_id, at, action, detail) VALUES (?, ?, ?, ?)",
-               [night_id, now(), action, detail])
+def log(db, night_id, action, stage=None, players=(), count=None):
+    """Log a step of the night with its facts (it happened once: `times` is 1)."""
+    db.execute("INSERT INTO club_night_changes (night_id, at, action, detail, stage, players, count)"
+               " VALUES (?, ?, ?, '', ?, ?, ?)", [night_id, now(), action, stage, ids(players), count])
 
 
-_COUNTED = re.compile(r"^(.*) · (\d+) [a-z]+$")
-
-
-def log_again(db, night_id, actions, detail, same, unit):
+def log_again(db, night_id, actions, same, stage=None, players=(), count=None):
     """Log a step of the night, or count it on the line the same step already has since the last
-    stage started: of this gap's lines whose action is in `actions`, the newest whose text (less its
-    count) `same` accepts takes `detail` with the count one more ("· 3 swaps", `unit` the word).
+    stage started: of this gap's lines whose action is in `actions`, the newest with the same `same`
+    fact ("stage": a stage drawn or swapped again; "players": a player leaving and coming back) takes
+    this step's action and facts, and counts one more (`times`; the web says "· 3 swaps").
     So drawing again, swapping and a player leaving and coming back, in any order and any number
     of times, leave one line each per stage (bounded as a round's history is, and far below the
     100,000 lines a restore takes: 20 stages of at most a drawing, a swap and 200 players' lines)."""
-    rows = db.execute(
-        "SELECT id, detail FROM club_night_changes WHERE night_id = ? AND id > (SELECT coalesce(max(id), 0)"
-        f" FROM club_night_changes WHERE night_id = ? AND action = 'started') AND action {AMONG} ORDER BY id DESC",
-        [night_id, night_id, listed(actions)]).fetchall()
-    for row_id, text in rows:
-        counted = _COUNTED.match(text)
-        base, times = (counted.group(1), int(counted.group(2))) if counted else (text, 1)
-        if same(base):
-            db.execute("UPDATE club_night_changes SET at = ?, action = ?, detail = ? WHERE id = ?",
-                       [now(), actions[0], f"{detail} · {times + 1} {unit}", row_id])
-            return
-    log(db, night_id, actions[0], detail)
+    column, value = {"stage": ("stage", stage), "players": ("players", ids(players))}[same]
+    row = db.execute(
+        "SELECT id FROM club_night_changes WHERE night_id = ? AND id > (SELECT coalesce(max(id), 0)"
+        " FROM club_night_changes WHERE night_id = ? AND action = 'started')"
+        f" AND action {AMONG} AND detail = '' AND {column} = ? ORDER BY id DESC LIMIT 1",
+        [night_id, night_id, listed(actions), value]).fetchone()
+    if row is None:
+        return log(db, night_id, actions[0], stage, players, count)
+    db.execute("UPDATE club_night_changes SET at = ?, action = ?, stage = ?, players = ?, count = ?, times = times + 1"
+               " WHERE id = ?", [now(), actions[0], stage, ids(players), count, row[0]])
 
 
 def add_player(db, crew_id, night_id, name):

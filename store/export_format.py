@@ -187,7 +187,12 @@ class NightChange(TypedDict):
     __pydantic_config__ = _STRICT
     at: Stamp
     action: Text
-    detail: Annotated[str, Field(max_length=NIGHT_DETAIL_MAX)]
+    detail: Annotated[str, Field(max_length=NIGHT_DETAIL_MAX)]  # an older release's words, or ""
+    # The line's facts (m0016), each left out when it has none; a file from before has only words.
+    stage: NotRequired[Annotated[int, Field(ge=1, le=club_night.MAX_STAGES)]]
+    players: NotRequired[Annotated[list[Name], Field(min_length=1, max_length=club_night.MAX_PLAYERS)]]
+    count: NotRequired[Annotated[int, Field(ge=0, le=club_night.MAX_PLAYERS)]]
+    times: NotRequired[Annotated[int, Field(ge=1, lt=TIMES_MAX)]]
 
 
 class ClubNight(TypedDict):

@@ -12,6 +12,7 @@ from services import transfer
 from store import crews as crew_store
 from support.club_nights import new_night, night, night_of  # noqa: F401
 from support.html_text import element_text, select
+from web.club_night_changes import night_change_words
 
 HX = {"HX-Request": "true"}
 
@@ -134,8 +135,8 @@ def test_the_nights_log_stays_bounded_and_restores(app, client, crew, night):
         cycle()
     log = lines()
     assert after_one == 4 and len(log) <= 3 + 9  # created, drawn, swapped, and a line a player at most
-    assert log[1]["detail"] == "Stage 1 drawn for 9 players · 32 draws"
-    assert log[2]["detail"].endswith(" swapped places · 31 swaps")
+    assert night_change_words(log[1]) == "Stage 1 drawn for 9 players · 32 draws"
+    assert night_change_words(log[2]).endswith(" swapped places · 31 swaps")
     with app.app_context():
         crew_id = crew_store.crew_by_token(crew.split("/c/")[1].strip("/"))["id"]
         exported = json.loads(transfer.json_text(crew_id))

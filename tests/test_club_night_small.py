@@ -5,6 +5,7 @@ once its stage is over."""
 from scoring import NAME_MAX
 from support.club_nights import NINE, new_night, night, night_of, play_round  # noqa: F401
 from support.html_text import element_text, select, texts
+from web.club_night_changes import night_change_words
 
 HX = {"HX-Request": "true"}
 
@@ -78,7 +79,7 @@ def test_a_stage_at_one_table_says_one_table_and_now_clears_when_it_is_over(app,
     found, _ = night_of(app, night_url)
     with app.app_context():
         from services import club_nights as night_service
-        assert night_service.changes(found)[-1]["detail"] == "Stage 1 started at 1 table"
+        assert night_change_words(night_service.changes(found)[-1]) == "Stage 1 started at 1 table"
     board = client.get(night_url + "/board")
     assert sorted(texts(board, "td.where")) == ["Sitting out"] + ["Table 1"] * 4
     _, stages = night_of(app, night_url)

@@ -8,6 +8,7 @@ from scoring import club_night
 from services import club_nights as night_service
 from store import crews as crew_store
 from support.html_text import element_text, select, texts
+from web.club_night_changes import night_change_words
 from support.club_nights import (NINE, board, names_by_id, new_night, night, night_of, night_version,  # noqa: F401
                                  play_round)
 
@@ -73,7 +74,7 @@ def test_swap_before_the_start_is_recorded_and_refused_after(app, client, crew, 
     after = night_service.seating(stages[-1])
     assert after.tables[0][0] == b and after.tables[1][3] == a
     with app.app_context():
-        assert [c["detail"] for c in night_service.changes(found)][-1] == f"Stage 1: {names[a]} and {names[b]} swapped places"
+        assert [night_change_words(c) for c in night_service.changes(found)][-1] == f"Stage 1: {names[a]} and {names[b]} swapped places"
     response = client.post(night + "/stages/1/swap", data={"first": a, "second": a,
                                                            "version": night_version(client, night)})
     assert response.status_code == 422
