@@ -5,7 +5,9 @@ declares no kind fails it, an allowed request is answered (never a 404 or a 5xx)
 is a plain 404 that changes nothing in the database."""
 import shutil
 import sqlite3
+import tempfile
 from contextlib import closing
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
@@ -96,7 +98,8 @@ def dump(path):
 
 
 def _rules():
-    app = create_app({**CONFIG, "DATABASE": "/tmp/orchard-link-kinds-rules.db"})
+    # A file of this process's own: every test worker reads the URL map at import, at once.
+    app = create_app({**CONFIG, "DATABASE": str(Path(tempfile.mkdtemp(prefix="orchard-link-kinds-")) / "rules.db")})
     return app, sorted(app.url_map.iter_rules(), key=lambda rule: rule.endpoint)
 
 
