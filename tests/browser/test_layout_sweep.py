@@ -216,7 +216,6 @@ def test_the_organisers_taps_leave_the_thumb_where_it_was_with_the_answer_in_vie
     moves["redraw"] = organiser_tap(page, page.get_by_role("button", name="Draw stage 1 again"), "#note-stage", "redraw")
     expect(page.locator("#table-1")).to_be_in_viewport()
     moves["start"] = organiser_tap(page, page.get_by_role("button", name="Start stage 1"), "#note-stage", "start")
-    page.screenshot(path="/tmp/started.png")
     expect(page.locator("#table-1 .qr svg")).to_be_in_viewport()
     shoot(page, "sweep-organiser-started")
     shoot(page, "sweep-organiser-started", dark=True)
