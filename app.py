@@ -20,6 +20,7 @@ from scoring import MAX_BID, PLAYERS, RANKS, format_points, parse_cards
 from services import health
 from web import access, assets, club_nights, crews, games, history, rounds, seat_repair, security, static_files, tools
 from web.render import render_error
+from web.club_night_changes import night_change_words
 from web.round_changes import change_words
 from web.sessions import CheckedCookieSessions
 
@@ -209,6 +210,7 @@ def create_app(test_config=None):
 
     app.add_template_filter(format_points, "points")
     app.add_template_filter(change_words, "change")  # a round's logged change, worded from its facts
+    app.add_template_filter(night_change_words, "night_change")  # a club night's, likewise
     # Won cards as a player sorts them: 2 … 10, J, Q, K, A (and suits in bidding order).
     app.add_template_filter(lambda codes: [card.code for card in sorted(parse_cards(codes))], "in_rank_order")
     app.add_template_filter(lambda counts: [(rank, counts[rank]) for rank in RANKS if counts.get(rank)],

@@ -8,6 +8,7 @@ from store import old_night_words
 from support.apps import make_app
 from support.club_nights import NINE, names_by_id, new_night, night_of, night_version, play_round
 from support.exports import export_of, restore
+from support.html_text import element_text, texts
 from web.club_night_changes import night_change_words
 
 FACTS = ("stage", "players", "count", "times")
@@ -67,6 +68,10 @@ def test_the_log_holds_facts_and_the_web_words_them(app, client, crew):
     db = connect(app.config["DATABASE"])
     assert {detail for (detail,) in db.execute("SELECT detail FROM club_night_changes")} == {""}
     assert _lines(app, _id(night_url)) == lines
+    # The night's page lists them under its log, each after its time.
+    page = client.get(night_url)
+    assert element_text(page, "#night-log summary") == f"The night’s log ({len(lines)})"
+    assert [line.split(" · ", 1)[1] for line in texts(page, "#night-log li")] == lines
     for change in _changes(app, _id(night_url)):  # the store's mirror of the words (for old lines) agrees
         assert old_night_words.words(change["action"], change) == night_change_words(change)
 

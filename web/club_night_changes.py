@@ -1,5 +1,5 @@
-"""A club night's logged change in words (no page lists the log yet; a page that does words its
-lines here, and the tests read them so, tests/test_club_night_log.py): the store keeps
+"""A club night's logged change in words, as the night page's log lists it (the `night_change`
+filter; tests/test_club_night_log.py reads them so too): the store keeps
 facts (a stage, the players a line names, a count, a run's `times`; services/club_nights.py hands
 them over from `store/club_nights.py`'s `changes`, each player's name as it is now), the words are
 the web's. A line an older release stored with its words says them as they are."""

@@ -101,6 +101,7 @@ def night_page(token, night_id, status=200, block=None, forms=None, mark=None):
         swap_form=swap_form, notice=forms.get("notice"), mark=mark,
         ranking_name=club_night.RANKING_NAMES[night["ranking"]], name_max=NAME_MAX,
         drawable=not night["finished"] and len(stages) < club_night.MAX_STAGES,
+        log=night_service.changes(night) if block in (None, "night") else None,
     )
 
 

@@ -146,6 +146,10 @@ def test_every_main_page_fits_the_phone_with_the_longest_names(site, page, schem
     for ranking, night in urls.nights.items():
         check(f"night-{ranking}", night)
         check(f"big-screen-{ranking}", night + "/board")
+    page.goto(base + night)
+    page.locator("#night-log summary").tap()  # the night's log, open: long names in its lines
+    expect(page.locator("#night-log li").first).to_be_visible()
+    check("night-log")
     check("club-nights", urls.crew + "club-nights")
     check("ladder", urls.crew + "ladder")
     check("history", urls.crew + "history")
