@@ -1,5 +1,5 @@
 # `make run` serves the app; `make test` runs the whole suite; `make check` runs the fast tier
-# (all but the browser, engine, fuzz and crash tests) and prints its time. All set up .venv first.
+# (all but the browser, engine, fuzz, crash and served tests) and prints its time. All set up .venv first.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -34,16 +34,20 @@ browsers:
 run: $(INSTALLED)
 	$(BIN)/orchard serve
 
+# Every test, one process per core (pytest-xdist; `worksteal` hands a finished process tests
+# queued on the other, so the longest tests do not end the run alone). It prints its time.
 test: $(INSTALLED_TEST) browsers
 	$(BIN)/lint-imports
-	$(BIN)/python -m pytest
+	@start=$$(date +%s); \
+	$(BIN)/python -m pytest -n auto --dist worksteal; status=$$?; \
+	echo "make test: $$(( $$(date +%s) - start )) s"; exit $$status
 
 # Meant to finish in under a minute (one test process per core, pytest-xdist): run it before every
 # commit, and `make test` before a push.
 check: $(INSTALLED_TEST)
 	$(BIN)/lint-imports
 	@start=$$(date +%s); \
-	$(BIN)/python -m pytest -q -n auto -m "not browser and not fuzz and not crash and not engines"; status=$$?; \
+	$(BIN)/python -m pytest -q -n auto -m "not browser and not fuzz and not crash and not engines and not served"; status=$$?; \
 	echo "make check: $$(( $$(date +%s) - start )) s"; exit $$status
 
 # The README's phone pictures (docs/pictures/), taken by the browser tests that show those pages.

@@ -16,7 +16,8 @@ from werkzeug.routing import IntegerConverter
 
 import settings
 import store
-from scoring import MAX_BID, PLAYERS, RANKS, format_points, parse_cards
+from scoring import MAX_BID, PLAYERS, RANKS, format_points, parse_cards, rank_name
+from scoring.cards import a_rank
 from services import health
 from web import access, assets, club_nights, crews, games, history, rounds, seat_repair, security, static_files, tools
 from web.render import render_error
@@ -138,6 +139,8 @@ def create_app(test_config=None):
         GUESS_LIMIT=settings.read("ORCHARD_GUESS_LIMIT"),
         CREW_LIMIT=settings.read("ORCHARD_CREW_LIMIT"),
         TRUSTED_PROXY=settings.read("ORCHARD_TRUSTED_PROXY"),
+        # Seconds between a live page's polls (the browser tests poll faster, to wait less).
+        POLL_SECONDS=3,
     )
     if test_config:
         app.config.update(test_config)
@@ -215,6 +218,11 @@ def create_app(test_config=None):
     app.add_template_filter(lambda codes: [card.code for card in sorted(parse_cards(codes))], "in_rank_order")
     app.add_template_filter(lambda counts: [(rank, counts[rank]) for rank in RANKS if counts.get(rank)],
                             "counts_in_rank_order")
+    # Cards of one rank in words: "a Queen", "two 6s" (the cards a quick entry left out).
+    app.add_template_filter(lambda n, rank: a_rank(rank) if n == 1 else f"{('two', 'three', 'four')[n - 2]} "
+                            f"{rank_name(rank, plural=True)}", "of_rank")
+    app.add_template_filter(rank_name, "rank_word")
+    app.add_template_filter(a_rank, "rank_single")
     # The game's own sizes, for templates (never typed into them).
     app.add_template_global(PLAYERS, "seats")
     app.add_template_global(MAX_BID, "max_bid")
@@ -222,7 +230,8 @@ def create_app(test_config=None):
 
     @app.context_processor
     def htmx_context():
-        return {"is_htmx": request.headers.get("HX-Request") == "true"}
+        return {"is_htmx": request.headers.get("HX-Request") == "true",
+                "poll_every": f"every {app.config['POLL_SECONDS']}s"}
 
     return app
 

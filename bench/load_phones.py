@@ -18,6 +18,7 @@ LIVE_VERSION = re.compile(r"/live\?v=(\d+)")
 NIGHT_MARK = re.compile(r"/live\?v=(-?\d+\.-?\d+)")  # a club night's leaderboard: its version and its games'
 ROUND_ID = re.compile(r"&amp;r=(\d+)")
 VERSION_FIELD = re.compile(r'name="version" value="(\d+)"')
+SINGLES_FIELD = re.compile(r'name="singles" value="(\d+)"')  # the box saying the cards left out are singles
 
 
 class Record:
@@ -100,7 +101,7 @@ async def enterer(record, stop, port, cookie, csrf, game_url, every, offset, pol
         return answer
 
     def learn(text):
-        for key, pattern in (("v", LIVE_VERSION), ("version", VERSION_FIELD)):
+        for key, pattern in (("v", LIVE_VERSION), ("version", VERSION_FIELD), ("singles", SINGLES_FIELD)):
             found = pattern.search(text)
             if found:
                 shown[key] = found.group(1)
@@ -135,7 +136,8 @@ async def enterer(record, stop, port, cookie, csrf, game_url, every, offset, pol
                 await tap("tap", url + f"/hands/{seat}/target", {"target": target})
             for seat, rank, n in plan_taps(number):
                 await tap("tap", url + f"/hands/{seat}/counts/{rank}", {"count": n})
-            await tap("save", url + "/save", {"version": shown["version"]}, expect=(200, 303))  # htmx: HX-Redirect
+            await tap("save", url + "/save", {"version": shown["version"], "singles": shown.get("singles", "")},
+                      expect=(200, 303))  # htmx: HX-Redirect
             polling.cancel()
             await timed(record, "scoreboard", connection, "GET", game_url)  # where the save leads
     except Broken:

@@ -163,11 +163,11 @@ def main(argv=None):
             for game_url in games["urls"]:
                 table.game_url = game_url
                 url = table.enter_quick_round(TARGETS, [{}, {}, {}, {}], save=False)
-                unsaved.append((url, table.version(url)))
+                unsaved.append((url, table.save_form(url)))  # what Save sends, the singles box ticked
 
         def save():
-            url, version = unsaved.pop(0)
-            response = client.post(url + "/save", data={"version": version})
+            url, fields = unsaved.pop(0)
+            response = client.post(url + "/save", data=fields)
             assert response.status_code == 303, response.get_data(as_text=True)[:300]
 
         hello_get = lambda: hello.get("/")  # noqa: E731

@@ -44,6 +44,7 @@ from waitress import create_server
 
 from app import create_app
 from scoring import DECK, SUITS
+from scoring import quick_counts as scoring_quick_counts
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the drivers in tests/support/
 from support.browser import CHROMIUM, CHROMIUM_ARGS, PHONE, SCOREBOARD_URL, Orchard, htmx_settled
 from night_taps import organiser_night  # the organiser's taps on a club night
@@ -68,17 +69,16 @@ def deal(rng):
 
 
 def quick_counts(target, pile):
-    """What a player taps in quick entry: every rank held twice or more, and a single of the
-    target's rank."""
-    held = Tally(code[:-1] for code in pile)
-    return {rank: n for rank, n in held.items() if n >= 2 or rank == target[:-1]}
+    """What a player taps in quick entry, as the page's hint asks (scoring.quick_counts): every
+    rank held twice or more, and every card of the target's rank."""
+    return scoring_quick_counts(Tally(code[:-1] for code in pile), target[:-1])
 
 
 # What each tap was for, read from the control's selector (the drivers' own, tests/support/browser.py).
 KINDS = [
     ("card", r"#card-"), ("count", r"#n-"), ("target", r"#t-"), ("tab", r"#tab-"), ("mode", r"#mode-"),
     ("bid", r"#field-|#step-bid|summary"), ("rest", r"All the remaining"), ("all in", r"all in"),
-    ("agree", r"agree"), ("save", r"Save round"), ("start", r"(Start|Continue)\)? round"),
+    ("agree", r"agree"), ("singles", r"confirm-singles"), ("save", r"Save round"), ("start", r"(Start|Continue)\)? round"),
     ("scoreboard", r"Scoreboard"),
 ]
 
@@ -165,11 +165,15 @@ def by_kind(rows):
 
 def facts(mode, hands):
     """The fewest taps the round's facts take on one phone: "Start round", the bid's three, the four
-    targets, "Save round", and the piles: quick, one count per rank entered; exact, every card of
+    targets, "Save round", and the piles: quick, one count per rank entered (and the box saying the
+    rest are singles, when some are); exact, every card of
     the three smaller piles and "All the remaining cards" for the largest. Tabs, modes and confirms
     are the page's cost, not the round's."""
     if mode == "quick":
-        piles = sum(len(quick_counts(target, pile)) for target, pile in hands)
+        counted = [quick_counts(target, pile) for target, pile in hands]
+        piles = sum(len(counts) for counts in counted)
+        # The box that says the cards no count holds are singles, ticked once before saving.
+        piles += sum(n for counts in counted for n in counts.values()) < 48
     else:
         piles = 48 - max(len(pile) for _, pile in hands) + 1
     return 1 + 3 + 4 + 1 + piles

@@ -3,7 +3,7 @@ into the engine's values, scored and checked. Pure like the rest of the engine; 
 services and the restore checks all ask here."""
 from functools import lru_cache
 
-from .rounds import check_entry, entered_hand, score_hand
+from .rounds import check_entry, entered_hand, left_out, score_hand
 from .cards import parse_card
 
 # The engine's values and scores of the hands seen last, per process: a tap changes one hand of
@@ -38,3 +38,10 @@ def round_problems(entry, names, engine_hands=None):
         targets=[parse_card(hand["target"]) if hand["target"] else None for hand in entry["hands"]],
         bid_entered=entry["bid_number"] is not None,
     )
+
+
+def round_left_out(entry, engine_hands=None):
+    """The cards of a stored round that no entry holds, by rank: singles quick entry left out, if
+    the table says so (see rounds.left_out)."""
+    return left_out(engine_hands or [engine_hand(hand) for hand in entry["hands"]],
+                    [parse_card(hand["target"]) if hand["target"] else None for hand in entry["hands"]])

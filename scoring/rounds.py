@@ -97,6 +97,63 @@ def check_round(hands: Sequence[Hand], names: Sequence[str] | None = None) -> li
     return problems
 
 
+def quick_counts(won_ranks: Mapping[str, int], target_rank: str | None) -> dict[str, int]:
+    """What quick entry asks of a pile (the hint on the page says it in words): every rank won
+    twice or more, and every card of the target's rank, which the target pairs with. Any other
+    single scores nothing, so leaving it out never changes the score."""
+    return {rank: count for rank, count in won_ranks.items()
+            if count >= 2 or (count and rank == target_rank)}
+
+
+def left_out(hands: Sequence[Hand | QuickHand], targets: Sequence[Card | None] | None = None) -> dict[str, int]:
+    """Cards of each rank that no pile and no target holds, in rank order, while a pile is entered by
+    rank counts: quick entry may leave out singles, so these are what the quick piles do not say
+    (empty when every pile is exact: their missing cards are a problem of their own)."""
+    if all(isinstance(hand, Hand) for hand in hands):
+        return {}
+    held = _held_by_rank(hands, targets)
+    return {rank: 4 - held[rank] for rank in RANKS if held[rank] < 4}
+
+
+def _held_by_rank(hands, targets=None) -> Counter:
+    """Cards of each rank the entries place: piles (exact or counted) and targets."""
+    held = Counter()
+    for seat, hand in enumerate(hands):
+        if isinstance(hand, Hand):
+            held.update(card.rank for card in hand.won)
+            target = hand.target.rank if hand.target else None
+        else:
+            held.update({rank: max(count, 0) for rank, count in hand.counts})
+            target = hand.target_rank
+        if targets is not None and targets[seat] is not None:
+            target = targets[seat].rank
+        if target is not None:
+            held[target] += 1
+    return held
+
+
+def _left_out_problems(hands: Sequence[Hand | QuickHand], names: list[str], targets=None) -> list[Problem]:
+    """Cards no entry holds that cannot all be singles left out of the quick piles: a quick pile
+    may leave out one card of a rank it has no count of, and never one of its own target's rank."""
+    problems = []
+    for rank, missing in left_out(hands, targets).items():
+        could = [seat for seat, hand in enumerate(hands) if isinstance(hand, QuickHand)
+                 and hand.count(rank) == 0 and hand.target_rank != rank]
+        if missing <= len(could):
+            continue
+        cards = f"{missing} {rank_name(rank, plural=True)} are" if missing > 1 else f"{a_rank(rank)} is"
+        if could:
+            where = (f"only {_join([names[s] + '’s' for s in could])} quick "
+                     f"{'pile' if len(could) == 1 else 'piles'} could hold one as a single")
+        else:
+            where = "no quick pile could hold one as a single"
+        message = (f"{cards[0].upper()}{cards[1:]} in no pile or target, and {where} "
+                   f"(a pile counts every card of its target’s rank): enter them where they were won.")
+        quick = tuple(seat for seat, hand in enumerate(hands) if isinstance(hand, QuickHand))
+        problems.append(Problem("left-out", message, quick))
+    return problems
+
+
 def check_quick_round(hands: Sequence[QuickHand], names: Sequence[str] | None = None) -> list[Problem]:
     """Every check that rank counts allow; whole tricks cannot be checked as singles may be left out."""
     names = _names(hands, names)
@@ -280,7 +337,9 @@ def _check_hands(hands, names, targets) -> list[Problem]:
     problems += _targets_in_piles([Hand(target, hand.won) for target, hand in zip(targets, exact)], names)
     problems += [p for p in _pile_sizes(exact, names) if isinstance(hands[p.seats[0]], Hand)]
     quick = [quick_from_exact(hand) if isinstance(hand, Hand) else hand for hand in hands]
-    return _merge(check_quick_round(quick, names), problems)
+    merged = _merge(check_quick_round(quick, names), problems)
+    # Once every target is in and nothing else is wrong, what no entry holds must be singles.
+    return merged or _left_out_problems(hands, names, targets)
 
 
 def _merge(quick: list[Problem], exact: list[Problem]) -> list[Problem]:

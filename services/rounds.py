@@ -12,7 +12,7 @@ from store import rounds as round_store
 from store import games as game_store
 from store import seats as seat_store
 from store import write
-from scoring.entries import engine_hand, hand_score, round_problems
+from scoring.entries import engine_hand, hand_score, round_left_out, round_problems
 
 from .games import dealer_for, game_standing, house_rules
 from .refusals import NotOpen, Refused
@@ -41,6 +41,7 @@ class RoundView:
     remaining: list | None = None
     rest_waits: bool = False  # the rest would be offered here once the other hands are all in
     waiting: list = field(default_factory=list)
+    left_out: dict = field(default_factory=dict)  # rank -> cards no entry holds: singles, if the table says so
     agreed: set = field(default_factory=set)
     history: list = field(default_factory=list)  # logged changes as facts; web/round_changes.py words them
     is_last: bool = False
@@ -64,6 +65,10 @@ class RoundView:
     @property
     def problems(self):
         return self.conflicts + self.todo
+
+    @property
+    def left_out_count(self):
+        return sum(self.left_out.values())
 
     @property
     def seat_problems(self):
@@ -134,6 +139,7 @@ def round_view(game, entry, viewer, seat=None, problems=None):
         remaining=remaining,
         rest_waits=rest_refused == REST_WAITS,
         waiting=waiting,
+        left_out=round_left_out(entry),
     )
 
 
@@ -262,7 +268,10 @@ def mark_done(game, viewer, number, seat, done):
         round_store.mark_done(db, entry["id"], seat, done)
         entry = round_store.load(entry["id"], db)
         if done and all(entry["hands"][s]["done"] for s in viewer.seated()):
-            _save_if_complete(db, game, entry, viewer.label(game["names"]))
+            # A quick pile's own phone said it is all in, under the line saying which singles may be
+            # left out; a quick pile entered on a shared phone waits for Save's confirmation.
+            quick_unseated = [h for h in entry["hands"] if h["mode"] == "quick" and h["seat"] not in viewer.seated()]
+            _save_if_complete(db, game, entry, viewer.label(game["names"]), singles_confirmed=not quick_unseated)
         return round_store.load(entry["id"], db)
 
 
@@ -275,11 +284,12 @@ def open_round(db, game, number):
     return entry
 
 
-def save(game, viewer, number, version):
+def save(game, viewer, number, version, singles=None):
     """Save the open round if it is unchanged since the phone showed it and the engine finds no
-    problem; returns the problems (empty when saved). NotOpen if it changed, Refused while a hand held
-    on another phone is not all in, GameError if the scores would end the game before rounds
-    already saved after it."""
+    problem; returns the problems (empty when saved). Cards that no entry holds (quick entry leaves
+    singles out) are saved only when the phone confirmed that many (`singles`). NotOpen if it
+    changed, Refused while a hand held on another phone is not all in, GameError if the scores
+    would end the game before rounds already saved after it."""
     with write() as db:
         entry = round_store.lock_open_number(db, game["id"], number)
         if entry is None or entry["version"] != version:
@@ -289,12 +299,18 @@ def save(game, viewer, number, version):
         if waiting:
             raise Refused(f"Waiting for {_join(waiting)}: a hand entered on its own phone is saved once that "
                           "phone says it is all in.")
-        return _save_if_complete(db, game, entry, viewer.label(game["names"]))
+        return _save_if_complete(db, game, entry, viewer.label(game["names"]), singles=singles)
 
 
-def _save_if_complete(db, game, entry, by):
+def _save_if_complete(db, game, entry, by, singles=None, singles_confirmed=False):
     hands = [engine_hand(hand) for hand in entry["hands"]]  # once, for the check and the scores
     problems = round_problems(entry, game["names"], hands)
+    unsaid = sum(round_left_out(entry, hands).values())
+    if not problems and unsaid and not singles_confirmed and singles != unsaid:
+        cards = "1 card is" if unsaid == 1 else f"{unsaid} cards are"
+        problems = [Problem("singles-unconfirmed", f"{cards} in no pile or target: tick that "
+                            f"{'it is a single' if unsaid == 1 else 'they are singles'}, or enter "
+                            f"{'it' if unsaid == 1 else 'them'}.", ())]
     if not problems:
         scores = [score_hand(hand) for hand in hands]
         round_store.mark_saved(db, entry, [s.total for s in scores], [s.target_bonus for s in scores], by)

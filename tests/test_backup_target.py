@@ -11,6 +11,9 @@ from click.testing import CliRunner
 from cli import main as orchard_command
 from support.loopback import REPO, Phone, ServerProcess
 
+# Real `orchard serve` processes and their timeouts: in `make test`, not in `make check`.
+pytestmark = pytest.mark.served
+
 
 @pytest.fixture
 def live(tmp_path):

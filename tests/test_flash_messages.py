@@ -34,7 +34,7 @@ def test_starting_a_round_after_the_end_is_a_warning(client, table):
 def test_a_save_says_it_through_the_address_without_rewriting_the_session_cookie(client, table):
     table.start_game()
     url = table.enter_quick_round(TARGETS, NOTHING_WON, save=False)
-    response = client.post(url + "/save", data={"version": table.version(url)})
+    response = client.post(url + "/save", data=table.save_form(url))
     assert response.status_code == 303
     assert response.headers["Location"].endswith(f"{table.game_url}?saved=1")
     assert "Set-Cookie" not in response.headers  # no flash written: nothing for the next page to pop

@@ -59,7 +59,7 @@ def test_a_correction_that_would_end_the_game_early_is_refused(client, table):
     table.save_quick_round(BIG_TARGETS, NOTHING)
     client.post(first + "/correct")
     client.post(first + "/hands/0/counts/A", data={"count": 4})
-    response = client.post(first + "/save", data={"version": table.version(first)})
+    response = client.post(first + "/save", data=table.save_form(first))
     assert response.status_code == 409
     assert "undo the later rounds first" in notice(response)
     assert totals(client, table)[:4] == ["160", "80", "80", "80"]

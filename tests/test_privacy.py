@@ -137,7 +137,14 @@ def test_a_hand_entered_for_a_player_without_a_phone_needs_no_all_in(app, table,
     assert "Waiting for Ann, Ben." in page
     ann.post(url + "/hands/0/done")
     response = ben.post(url + "/hands/1/done")
-    # The fourth hand in saved the round: Ben's phone now shows it saved, with his sign-off.
+    # Every hand a phone holds is all in, but Cleo's and Dan's piles, entered by rank on the shared
+    # phone, left cards out: the table says they are singles (how many, never which: Ann's and
+    # Ben's hands are still private on the shared phone), then saves.
+    assert "Undo this round" not in text(response)
+    page = text(table.client.get(url))
+    assert "47 cards in no pile or target." in page and "They are all singles" in page
+    assert table.client.post(url + "/save", data=table.save_form(url)).status_code == 303
+    response = ben.get(url)
     assert "Undo this round" in text(response) and "I agree with my score" in text(response)
     rows = list(connect(app.config["DATABASE"]).query("SELECT number, status FROM rounds ORDER BY id"))
     assert [(row["number"], row["status"]) for row in rows] == [(1, "scored"), (2, "scored")]

@@ -10,7 +10,7 @@ from services import ratings as rating_service
 from store import connect
 from store import ratings as rating_store
 from support import plackett_luce
-from support.html_text import element_text, field_value, text_of
+from support.html_text import element_text, field_value, text_of, save_fields
 from support.known_history import player_ids
 
 # Game 1 by hand: four new players (mu 25, sigma 25/3), so every exp(mu/c) is the same number e.
@@ -152,8 +152,7 @@ def correct_game_3_round_2(client, crew_url):
     url = crew_url + "games/3/rounds/2"
     assert client.post(url + "/correct").status_code in (200, 303)
     assert client.post(url + "/hands/2/counts/J", data={"count": 3}).status_code == 200
-    version = field_value(client.get(url), "version")
-    assert client.post(url + "/save", data={"version": version}).status_code == 303
+    assert client.post(url + "/save", data=save_fields(client.get(url))).status_code == 303
 
 
 def test_a_correction_that_changes_the_finishing_order_changes_the_ratings(known):

@@ -43,8 +43,10 @@ def test_make_test_installs_the_test_requirements():
 
 
 def test_make_test_runs_every_test_and_make_check_leaves_out_only_the_slow_kinds():
-    assert re.search(r"python -m pytest\s*$", make_dry_run("test"), re.M)
+    test = make_dry_run("test")
+    assert re.search(r"python -m pytest -n auto --dist worksteal;", test)  # every test, every core
+    assert "make test:" in test  # it prints its time
     check = make_dry_run("check")
     assert "-r requirements-test.txt" in check
-    assert '-m "not browser and not fuzz and not crash and not engines"' in check
+    assert '-m "not browser and not fuzz and not crash and not engines and not served"' in check
     assert "make check:" in check  # it prints its time

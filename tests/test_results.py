@@ -5,7 +5,7 @@ from services import players as player_service
 from services.refusals import Refused
 from store import connect
 from store.results import refresh_results, seat_rows
-from support.html_text import field_value
+from support.html_text import field_value, save_fields
 from support.known_history import player_ids, summary_of
 
 # Each known game's results, worked out by hand (tests/support/known_history.py): player ->
@@ -91,8 +91,7 @@ def test_a_correction_updates_the_results(known):
     url = round_url(crew_url, 7, 1)
     post(client, url + "/correct")
     post(client, url + "/hands/0/counts/4", {"count": 0}, expect=200)  # Ann's 80 becomes nothing
-    version = field_value(client.get(url).get_data(as_text=True), "version")
-    post(client, url + "/save", {"version": version})
+    post(client, url + "/save", save_fields(client.get(url).get_data(as_text=True)))
     assert totals(db, 7)["Ann"] == (0, "playing", 0, 1)
 
 

@@ -30,7 +30,7 @@ def _corrected_round(table, client):
     url = table.save_quick_round(BIG_TARGETS, FIRST)
     client.post(url + "/correct")
     client.post(url + "/hands/0/counts/4", data={"count": 2})
-    assert client.post(url + "/save", data={"version": table.version(url)}).status_code == 303
+    assert client.post(url + "/save", data=table.save_form(url)).status_code == 303
     second = table.save_quick_round(BIG_TARGETS, FIRST)
     return url, second
 
@@ -132,7 +132,7 @@ def _round_with_redeals(table, client, redeals):
     for seat, target in enumerate(BIG_TARGETS):
         assert client.post(url + f"/hands/{seat}/target", data={"target": target}).status_code == 200
     assert client.post(url + "/hands/0/counts/4", data={"count": 1}).status_code == 200
-    assert client.post(url + "/save", data={"version": table.version(url)}).status_code == 303
+    assert client.post(url + "/save", data=table.save_form(url)).status_code == 303
     return url
 
 

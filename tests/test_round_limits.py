@@ -13,7 +13,7 @@ def test_a_round_s_redeals_corrections_and_a_game_s_rounds_stop_at_the_limit_a_b
     table.start_game()
     url = table.save_quick_round(["4S", "2S", "3S", "5S"], [{}, {}, {}, {}])
     assert client.post(url + "/correct").status_code == 303  # revision 2 of round 1
-    assert client.post(url + "/save", data={"version": table.version(url)}).status_code == 303
+    assert client.post(url + "/save", data=table.save_form(url)).status_code == 303
     refused = client.post(url + "/correct")
     assert refused.status_code == 409
     assert notice(refused) == "A round may be saved 2 times at most: it cannot be corrected again."

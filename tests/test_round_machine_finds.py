@@ -1,7 +1,7 @@
 """What the round machine (tests/test_round_machine.py) found, each as the example that shows it."""
 import pytest
 
-from support.html_text import field_value, notice, select, text_of
+from support.html_text import field_value, notice, save_fields, select, text_of
 
 NAMES = ("Ann", "Ben", "Cleo", "Dan")
 
@@ -47,4 +47,8 @@ def test_a_round_is_not_saved_from_another_phone_before_a_held_hand_is_all_in(tw
                                "says it is all in.")
     assert "Totals after round 1" not in text_of(shared.get(url))
     assert ben.post(url + "/hands/1/done", data={"done": "1"}).status_code == 200
+    # Three piles entered by rank on the shared phone left cards out: its Save, with the box
+    # saying they are singles ticked, saves the round now that Ben's hand is all in.
+    assert "Totals after round 1" not in text_of(ben.get(url))
+    assert shared.post(url + "/save", data=save_fields(shared.get(url))).status_code == 303
     assert "Totals after round 1" in text_of(ben.get(url))

@@ -153,7 +153,7 @@ def test_quick_mode_reports_more_than_four_of_a_rank_across_the_table(client, ta
     )
     page = text(client.get(url))
     assert "There are 5 Kings across the table (piles and targets); the deck has 4." in page
-    response = client.post(url + "/save", data={"version": table.version(url)})
+    response = client.post(url + "/save", data=table.save_form(url))
     assert response.status_code == 422
     assert "cannot be saved yet" in notice(response)
 
@@ -175,7 +175,7 @@ def test_exact_round_with_a_real_deal_scores_every_pile(app, client, table):
     assert response.status_code == 200
     page = text(response)
     assert "Everything adds up. Scores: Ann 25 · Ben 115 · Cleo −25 · Dan 115" in page
-    response = client.post(url + "/save", data={"version": table.version(url)})
+    response = client.post(url + "/save", data=table.save_form(url))
     assert response.status_code == 303
     breakdown = text(client.get(url))
     assert "Three Jacks: 2 × 10 = +20" in breakdown
@@ -213,7 +213,7 @@ def test_exact_mode_cannot_save_until_the_deck_is_accounted_for(app, client, tab
     assert "Ann's pile has 5 cards: a pile is whole tricks, so 0, 4, 8 … 48 cards." in todo
     assert any(item.startswith("Not yet in any pile or target (43)") for item in todo)
     assert select(page, ".problems") == []
-    response = client.post(url + "/save", data={"version": table.version(url)})
+    response = client.post(url + "/save", data=table.save_form(url))
     assert response.status_code == 422
     assert any(item.startswith("Not yet in any pile or target (43)") for item in texts(response, ".problems li"))
     assert [row["status"] for row in stored_rounds(app)] == ["entering"]
@@ -261,9 +261,9 @@ def test_a_stale_save_gets_a_message_and_changes_nothing(app, client, table):
 def test_a_double_save_records_one_round(app, client, table):
     table.start_game()
     url = table.enter_quick_round(BIG_TARGETS, BIG_COUNTS, save=False)
-    version = table.version(url)
-    assert client.post(url + "/save", data={"version": version}).status_code == 303
-    second = client.post(url + "/save", data={"version": version})
+    fields = table.save_form(url)
+    assert client.post(url + "/save", data=fields).status_code == 303
+    second = client.post(url + "/save", data=fields)
     assert second.status_code == 409
     assert "nothing was overwritten" in notice(second)
     assert "Undo this round" in text(second)  # the current data: the saved round
@@ -293,7 +293,7 @@ def test_a_correction_is_prefilled_and_later_totals_follow(app, client, table):
     assert "Save correction" in page
     assert "Four 4s with your target: 80" in page  # pre-filled from the saved round
     client.post(first + "/hands/0/counts/K", data={"count": 3})
-    response = client.post(first + "/save", data={"version": table.version(first)})
+    response = client.post(first + "/save", data=table.save_form(first))
     assert response.status_code == 303
     board = text(client.get(table.game_url))
     assert texts(board, ".total") == ["140", "80", "80", "95"]
@@ -351,7 +351,7 @@ def test_a_correction_logs_scores_with_a_real_minus_sign(client, table):
     url = table.save_quick_round(BIG_TARGETS, [{"4": 1}, {}, {}, {}])
     client.post(url + "/correct")
     client.post(url + "/hands/0/counts/4", data={"count": 2})
-    client.post(url + "/save", data={"version": table.version(url)})
+    client.post(url + "/save", data=table.save_form(url))
     assert "corrected · −15 · 0 · 0 · 0 → 40 · 0 · 0 · 0" in text(client.get(url))
 
 

@@ -7,6 +7,9 @@ import pytest
 
 from support.loopback import Phone, ServerProcess
 
+# Real `orchard serve` processes and their timeouts: in `make test`, not in `make check`.
+pytestmark = pytest.mark.served
+
 CREW_LIMIT = 2
 
 

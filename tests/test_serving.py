@@ -13,6 +13,9 @@ from app import create_app
 from cli.serving import serve_settings
 from support.loopback import Phone, ServerProcess
 
+# Real `orchard serve` processes and their timeouts: in `make test`, not in `make check`.
+pytestmark = pytest.mark.served
+
 
 def test_serve_settings_have_safe_defaults_and_read_the_environment():
     defaults = serve_settings({})

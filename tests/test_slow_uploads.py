@@ -10,6 +10,9 @@ import pytest
 from cli.body_first import BODY_MIN_RATE
 from support.loopback import Phone, ServerProcess
 
+# Real `orchard serve` processes and their timeouts: in `make test`, not in `make check`.
+pytestmark = pytest.mark.served
+
 SIXTY_MB = 60 * 1024 * 1024
 
 

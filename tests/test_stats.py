@@ -198,7 +198,7 @@ def test_a_correction_and_an_undo_move_the_stats(client, table):
     assert client.post(last + "/bring-back").status_code == 303
     client.post(first + "/correct")
     client.post(first + "/hands/0/counts/K", data={"count": 3})  # three Kings: 20, not 40
-    response = client.post(first + "/save", data={"version": table.version(first)})
+    response = client.post(first + "/save", data=table.save_form(first))
     assert response.status_code == 303
     body = page(client, table.crew_url + "players/1")
     assert stat(body, "Average finish") == ["300"]

@@ -7,6 +7,7 @@ without systemd as PID 1. `make test` apt-installs systemd-analyze (Debian's `sy
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -29,12 +30,20 @@ def systemd_analyze():
 
 
 def here_copy(tmp_path, text=None):
-    """The sample with /srv/orchard replaced by this repository, as orchard.service in tmp_path."""
+    """The sample with /srv/orchard replaced by a folder in tmp_path laid out as the sample expects:
+    this repository's files, and a .venv/bin whose python and orchard are the ones running the
+    tests (wherever their virtualenv is)."""
     text = UNIT.read_text(encoding="utf-8") if text is None else text
+    installed = tmp_path / "orchard"
+    (installed / ".venv" / "bin").mkdir(parents=True)
+    for name in ("README.md", "app.py"):
+        (installed / name).symlink_to(ROOT / name)
+    running = Path(sys.executable).parent
+    for program in ("python", "orchard"):
+        assert (running / program).exists(), f"{running / program} is missing: `make test` installs it"
+        (installed / ".venv" / "bin" / program).symlink_to(running / program)
     copy = tmp_path / "orchard.service"
-    copy.write_text(text.replace(INSTALLED_AT, str(ROOT)), encoding="utf-8")
-    for needed in (ROOT / ".venv" / "bin" / "python", ROOT / ".venv" / "bin" / "orchard"):
-        assert needed.exists(), f"{needed} is missing: `make check` or `make test` creates the virtualenv"
+    copy.write_text(text.replace(INSTALLED_AT, str(installed)), encoding="utf-8")
     return copy
 
 

@@ -163,8 +163,8 @@ def test_a_save_waits_for_the_disk_and_a_tap_does_not(traced):
     url = open_round(client)
     _, tap_sql = statements(seen, lambda: client.post(url + "/hands/0/counts/7", data={"count": 2}))
     assert not [sql for sql in tap_sql if sql.startswith("PRAGMA synchronous")], "\n".join(tap_sql)
-    version = Table(client).version(url)
-    response, save_sql = statements(seen, lambda: client.post(url + "/save", data={"version": version}))
+    fields = Table(client).save_form(url)
+    response, save_sql = statements(seen, lambda: client.post(url + "/save", data=fields))
     assert response.status_code == 303
     begin = save_sql.index("BEGIN IMMEDIATE")
     assert save_sql[begin - 1] == "PRAGMA synchronous = FULL", "\n".join(save_sql)
@@ -177,8 +177,8 @@ def test_a_save_reads_the_game_s_saved_rounds_once(traced):
     app, seen = traced
     client = app.test_client()
     url = open_round(client)
-    version = Table(client).version(url)
-    response, save_sql = statements(seen, lambda: client.post(url + "/save", data={"version": version}))
+    fields = Table(client).save_form(url)
+    response, save_sql = statements(seen, lambda: client.post(url + "/save", data=fields))
     assert response.status_code == 303
     reads = [sql for sql in save_sql if re.search(r"SELECT .*\bhands\b.*JOIN rounds|FROM rounds JOIN hands", sql)]
     assert len(reads) == 1, "\n".join(reads)

@@ -29,7 +29,7 @@ def enter_exact_round(client, table):
         for card in (cards or "").split():
             assert client.post(url + f"/hands/{seat}/cards/{card}", data={"held": "1"}).status_code == 200
     assert client.post(url + "/hands/3/remaining").status_code == 200
-    response = client.post(url + "/save", data={"version": table.version(url)})
+    response = client.post(url + "/save", data=table.save_form(url))
     assert response.status_code == 303, text(response)
     return url
 

@@ -10,7 +10,7 @@ import pytest
 from store import connect
 from support.apps import make_app
 from support.exports import export_of, restore
-from support.html_text import attribute, links, select, texts
+from support.html_text import attribute, links, select, texts, save_fields
 from support.rounds import exact_round
 
 CSV_HEADER = [
@@ -66,7 +66,7 @@ def test_an_exact_round_lists_its_cards(client, table):
     table.start_game()
     url = table.start_round()
     exact_round(client, url)
-    client.post(url + "/save", data={"version": table.version(url)})
+    client.post(url + "/save", data=table.save_form(url))
     rows = csv_of(client.get(table.game_url + "/export.csv"))
     ann = dict(zip(CSV_HEADER, rows[1]))
     assert ann["mode"] == "exact" and ann["target"] == "10S" and ann["score"] == "25"
@@ -82,16 +82,14 @@ def history_with_everything(client, crew_url):
     client.post(round_1 + "/correct")
     client.post(round_1 + "/hands/1/counts/A", data={"count": 1})
     client.post(round_1 + "/hands/1/target", data={"target": "AH"})
-    version = client.get(round_1).get_data(as_text=True).split('name="version" value="')[1].split('"')[0]
-    assert client.post(round_1 + "/save", data={"version": version}).status_code == 303
+    assert client.post(round_1 + "/save", data=save_fields(client.get(round_1))).status_code == 303
     client.post(round_1 + "/correct")
     client.post(round_1 + "/discard")
     round_2 = client.post(game + "/rounds").headers["Location"]
     client.post(round_2 + "/bid", data={"bidder": "2", "number": "1", "suit": "C"})
     for seat, target in enumerate(["2H", "3H", "5H", "6H"]):
         client.post(round_2 + f"/hands/{seat}/target", data={"target": target})
-    version = client.get(round_2).get_data(as_text=True).split('name="version" value="')[1].split('"')[0]
-    assert client.post(round_2 + "/save", data={"version": version}).status_code == 303
+    assert client.post(round_2 + "/save", data=save_fields(client.get(round_2))).status_code == 303
     client.post(round_2 + "/delete")
     client.post(crew_url + "history/games/7/note", data={"text": "Eve’s first time"})
     client.post(crew_url + "history/nights/1/note", data={"text": "at Dana’s"})
@@ -232,7 +230,7 @@ def test_a_card_in_two_piles_is_refused(client, table):
     table.start_game()
     url = table.start_round()
     exact_round(client, url)
-    assert client.post(url + "/save", data={"version": table.version(url)}).status_code == 303
+    assert client.post(url + "/save", data=table.save_form(url)).status_code == 303
     data = json.loads(client.get(table.game_url + "/export.json").get_data(as_text=True))
     hands = data["games"][0]["rounds"][0]["hands"]
     hands[0]["won"][hands[0]["won"].index("3C")] = hands[1]["won"][0]  # QD, also in Ben's pile

@@ -9,6 +9,9 @@ import pytest
 
 from support.loopback import Phone, ServerProcess
 
+# Real `orchard serve` processes and their timeouts: in `make test`, not in `make check`.
+pytestmark = pytest.mark.served
+
 
 def test_two_worker_processes_serve_one_database_and_share_the_guess_limit(tmp_path):
     server = ServerProcess(tmp_path / "orchard.db", env={"ORCHARD_WORKERS": "2"}).start()

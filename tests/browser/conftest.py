@@ -7,7 +7,7 @@ from playwright.sync_api import sync_playwright
 
 from app import create_app
 from support.loopback import in_a_thread
-from support.browser import CHROMIUM, CHROMIUM_ARGS, Orchard, new_phone, watched_page
+from support.browser import CHROMIUM, CHROMIUM_ARGS, POLL_SECONDS, Orchard, new_phone, watched_page
 
 HERE = Path(__file__).resolve().parent
 
@@ -32,7 +32,7 @@ def browser():
 @pytest.fixture
 def server(tmp_path):
     """The app on a free loopback port, with its own database; yields the base URL."""
-    app = create_app({"DATABASE": str(tmp_path / "orchard.db"), "SECRET_KEY": "browser-tests"})
+    app = create_app({"DATABASE": str(tmp_path / "orchard.db"), "SECRET_KEY": "browser-tests", "POLL_SECONDS": POLL_SECONDS})
     with in_a_thread(app) as base:
         yield base
 

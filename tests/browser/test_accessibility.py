@@ -103,7 +103,8 @@ def test_axe_finds_nothing_on_any_page_light_or_dark(page, orchard, other_phone,
     expect(page.locator("#msg-rank-10")).to_contain_text("the deck has 4")
     audit("round: refused tap")
     orchard.target(2, "KD")
-    orchard.mode("quick")
+    # Cleo's pile by rank holds what the singles the other piles left out cannot: the round adds up.
+    orchard.counts(2, "KD", {"2": 2, "3": 2, "6": 1, "7": 1, "8": 2, "9": 1, "10": 2, "J": 2, "Q": 2, "K": 1, "A": 2})
 
     # Dan enters his own hand on his own phone: this phone sees him "entering on his phone".
     other.page.goto(scoreboard)
@@ -118,6 +119,11 @@ def test_axe_finds_nothing_on_any_page_light_or_dark(page, orchard, other_phone,
     # Only a hand a phone holds is marked "all in": Dan's is the only one, so the
     # round scores itself and each player signs off.
     all_in(other, 3)
+    # Ann's and Cleo's piles by rank, entered on this phone, left singles out: the table says so.
+    page.goto(round_url)
+    expect(page.locator("#left-out")).to_contain_text("18 cards in no pile or target.")
+    audit("round: cards left out, for the table to confirm")
+    orchard.save(1)
     page.goto(round_url)
     expect(page.locator("#hand-0 h2 strong")).to_have_text("5")
     audit("round: scored, waiting for sign-off")

@@ -270,6 +270,8 @@ class EnginePhone:
     def save(self, number):
         """Save the round: back on the scoreboard, which says so."""
         self.page_errors()  # the round page's, before it goes
+        if self.driver.find_elements(By.CSS_SELECTOR, "#singles"):
+            self.tap("label.confirm-singles")  # quick entry left cards out: the table says they are singles
         self.tap("#step-check form[hx-post$='/save'] button[type=submit]")
         self.wait(lambda d: SCOREBOARD_URL.search(d.current_url), f"saving round {number} never opened the scoreboard")
         self.wait_text(".flash", f"Round {number} saved.")

@@ -100,8 +100,7 @@ def _enter_round(client, game_url, targets, counts, save=True):
         for rank, n in pile.items():
             _post_ok(client, url + f"/hands/{seat}/counts/{rank}", {"count": n})
     if save:
-        version = field_value(client.get(url), "version")
-        _post_ok(client, url + "/save", {"version": version}, expect=(303,))
+        _post_ok(client, url + "/save", save_fields(client.get(url)), expect=(303,))
     return url
 
 

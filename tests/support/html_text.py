@@ -94,6 +94,16 @@ def field_value(html, name):
     return None
 
 
+def save_fields(html):
+    """What a round page's Save button sends: the round's version, and the "they are all singles"
+    box ticked when the page shows one (quick entry left cards out)."""
+    data = {"version": field_value(html, "version")}
+    boxes = select(html, 'input[name="singles"]')
+    if boxes:
+        data["singles"] = boxes[0].get("value")
+    return data
+
+
 def described(html, term):
     """The text of the <dd> that follows the <dt> reading `term`, or None."""
     for dt in select(html, "dt"):

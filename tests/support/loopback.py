@@ -21,6 +21,7 @@ from waitress import create_server
 REPO = Path(__file__).resolve().parents[2]
 CSRF_HEADER = re.compile(r"""hx-headers='(\{[^']*\})'""")
 VERSION_FIELD = re.compile(r'name="version" value="(\d+)"')
+SINGLES_FIELD = re.compile(r'name="singles" value="(\d+)"')
 LIVE_VERSION = re.compile(r'/live\?v=(\d+)')
 ROUND_NUMBER = re.compile(r"/rounds/(\d+)$")
 TOTALS = re.compile(r'<span class="total">([^<]+)</span>')
@@ -118,6 +119,17 @@ class Phone:
         _expect(answer, 200)
         return int(VERSION_FIELD.search(answer.body).group(1))
 
+    def save_fields(self, round_url):
+        """What the round page's Save button sends: its version, and the "they are all singles" box
+        ticked when the page shows one (quick entry left cards out)."""
+        answer = self.get(round_url, kind="round page")
+        _expect(answer, 200)
+        fields = {"version": VERSION_FIELD.search(answer.body).group(1)}
+        singles = SINGLES_FIELD.search(answer.body)
+        if singles:
+            fields["singles"] = singles.group(1)
+        return fields
+
     def enter_round(self, game_url, pause=0.0):
         """Enter the next round by its plan (bid, four targets, taps) and save it.
 
@@ -130,8 +142,7 @@ class Phone:
         for seat, rank, n in plan_taps(number):
             time.sleep(pause)
             _expect(self.post(url + f"/hands/{seat}/counts/{rank}", {"count": str(n)}, kind="tap"), 200)
-        version = self.round_version(url)
-        return number, self.post(url + "/save", {"version": str(version)}, kind="save")
+        return number, self.post(url + "/save", self.save_fields(url), kind="save")
 
 
 def _expect(answer, status):

@@ -70,7 +70,9 @@ def save_quick_round(app, game_url, targets, counts, bid=("0", "1", "D"), save=T
                 taps.set_count(game, BUILDER, number, s, parse_rank(rank), int(n))
         if save:
             entry = round_service.shown_revision(game, number)
-            problems = round_service.save(game, BUILDER, number, entry["version"])
+            # The cards quick entry left out are confirmed as singles, as the page's box does.
+            view = round_service.round_view(game, entry, BUILDER)
+            problems = round_service.save(game, BUILDER, number, entry["version"], view.left_out_count or None)
             assert not problems, [problem.message for problem in problems]
     return f"{game_url}/rounds/{number}"
 

@@ -1,5 +1,5 @@
 """Steps a table takes again and again through HTTP: a crew, a game, rounds entered and saved."""
-from support.html_text import field_value
+from support.html_text import field_value, save_fields
 from support.rounds import save_quick_round
 
 # What the new game form sends when the house rules are left as they are.
@@ -40,6 +40,10 @@ class Table:
     def version(self, round_url):
         return int(field_value(self.client.get(round_url), "version"))
 
+    def save_form(self, round_url):
+        """What the round page's Save button sends (support.html_text.save_fields)."""
+        return save_fields(self.client.get(round_url))
+
     def enter_quick_round(self, targets, counts, bid=("0", "1", "D"), save=True):
         """Enter a round in quick mode: targets per seat, {rank: count} per seat."""
         url = self.start_round()
@@ -52,7 +56,7 @@ class Table:
                 response = self.client.post(url + f"/hands/{s}/counts/{rank}", data={"count": n})
                 assert response.status_code == 200, response.get_data(as_text=True)
         if save:
-            response = self.client.post(url + "/save", data={"version": self.version(url)})
+            response = self.client.post(url + "/save", data=self.save_form(url))
             assert response.status_code == 303, response.get_data(as_text=True)
             self.saved_to = response.headers["Location"]  # the scoreboard the save opens
         return url

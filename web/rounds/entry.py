@@ -112,6 +112,8 @@ def _tap(number, seat, form, apply, control):
         blocks.append("target_summary")
         if view.hand["mode"] == "exact":
             blocks.append("card_grid")  # the grid marks the target card as taken
+        else:
+            blocks.append("quick_hint")  # the hint names the target's rank, which counts
     return regions(view, *blocks, control=control, message_text="", bar_text="")
 
 
@@ -275,7 +277,7 @@ def round_save(number):
     if not form.validate_on_submit():
         return regions(view_of(number), "check", status=422, save_message="Reload the page and save again.")
     try:
-        problems = service.save(g.game, g.viewer, number, form.version.data)
+        problems = service.save(g.game, g.viewer, number, form.version.data, form.singles.data)
     except GameError as error:
         return regions(view_of(number), "check", status=409,
                         save_message=f"{error}: undo the later rounds first, then save this correction.")

@@ -4,7 +4,7 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, IntegerField, RadioField, SelectChoice, StringField
 from wtforms.validators import InputRequired, NumberRange, Optional
 
-from scoring import MAX_BID, MODES, RANKS, SUITS, SUIT_NAMES, SUIT_SYMBOLS
+from scoring import DECK, MAX_BID, MODES, RANKS, SUITS, SUIT_NAMES, SUIT_SYMBOLS
 from web.fields import BID_RANGE, SEATS, check_card
 
 
@@ -69,6 +69,8 @@ class ModeForm(FlaskForm):
 
 class SaveForm(FlaskForm):
     version = IntegerField(validators=[InputRequired()])
+    # How many cards no entry holds the phone confirmed as singles (quick entry leaves them out).
+    singles = IntegerField(validators=[Optional(), NumberRange(min=0, max=len(DECK))])
 
 
 class DoneForm(FlaskForm):
