@@ -376,3 +376,22 @@ def test_quick_mode_refuses_a_target_card_another_player_chose(client, table):
     assert response.status_code == 409
     assert notice(response) == "10♠ is already Ann's target card."
     assert client.post(url + "/hands/1/target", data={"rank": "10", "suit": "H"}).status_code == 200
+
+
+def test_a_page_left_on_the_last_saved_round_follows_the_table_and_an_older_one_stays(client, table):
+    """The live poll of a saved round's page sends it on to the round started after it, and to the
+    scoreboard once that round ended the game; a page someone opened on an older round stays."""
+    table.start_game(goal="other", goal_other="200")
+    first = table.save_quick_round(BIG_TARGETS, BIG_COUNTS)  # Ann 120, Ben 40, Cleo 80, Dan −15
+
+    def poll(url):
+        return client.get(url + "/live?v=0&r=0", headers={"HX-Request": "true"})
+
+    assert poll(first).headers.get("HX-Redirect") is None  # nobody has moved on yet
+    second = table.start_round()
+    assert poll(first).headers["HX-Redirect"] == second
+    entered = table.enter_quick_round(BIG_TARGETS, BIG_COUNTS)  # the open round 2, saved: Ann 240, game over
+    assert entered == second
+    assert "Ann wins!" in text_of(client.get(table.game_url))
+    assert poll(second).headers["HX-Redirect"] == table.game_url
+    assert poll(first).headers.get("HX-Redirect") is None  # round 1 is not the last: it stays

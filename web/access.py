@@ -4,18 +4,20 @@ A route says which links may use it with `@allow(...)` under its route decorator
 link in its address), `CREW` (the crew link), `TABLE` (a table link, for its own game only) and
 `WATCH` (a watch link, for its own game or night only). A route that declares nothing is the crew
 link's alone, and tests/test_link_kinds.py fails until it declares. Anything a link may not use is
-a plain 404, the same as a wrong link, and changes nothing. A table link whose game is over opens
-only its game's scoreboard, through the game's watch link.
+a plain 404, the same as a wrong link, and changes nothing. A table link whose game is over is sent
+to how its game ended, through the game's watch link, whatever its phone asks of that game.
 
 A game's live poll also says so under its `@allow(...)`, with `@live_poll()` (the scoreboard's:
 `@live_poll(board=True)`): the link's one read then brings the game's version and this phone's
 seat claim with it, and a poll that finds nothing changed reads nothing more (web/viewer.py). A
 club night's live poll (the organiser's page and the big screen) declares `@live_poll(night=True)`:
 the same read brings the night's live mark (web/club_nights.py)."""
-from flask import abort, current_app, g, redirect, request, session, url_for
+from flask import abort, current_app, g, request, session, url_for
 
 from services import links as link_service
 from services.links import CREW, TABLE, WATCH
+
+from .render import see_other
 
 PUBLIC = "public"
 __all__ = ["PUBLIC", "CREW", "TABLE", "WATCH", "allow", "live_poll", "kinds_of", "check_link", "is_crew"]
@@ -80,19 +82,26 @@ def check_link(endpoint, values):
         if link.kind == WATCH and game_id is None and night_id is None:
             abort(404)
         if link.table_over:
-            # Its game is over: the phones at that table may still read how it ended.
-            if request.method == "GET" and WATCH in kinds:
-                watch = link_service.token_for(current_app.secret_key, link.crew["id"], WATCH, game_id=link.game_id)
-                target = url_for(endpoint, **{**values, "token": watch})
-                if request.query_string:  # "?saved=2": the save that ended the game is still said
-                    target += "?" + request.query_string.decode("latin-1")
-                response = redirect(target, 303)
-                response.headers["HX-Redirect"] = target
-                abort(response)
+            if game_id is not None and (TABLE in kinds or request.method == "GET" and WATCH in kinds):
+                abort(_to_the_result(endpoint, values, link, kinds))
             abort(404)
     if link.kind not in kinds:
         abort(404)
     g.link = link
+
+
+def _to_the_result(endpoint, values, link, kinds):
+    """A table link whose game is over: the phones at that table are sent to how it ended (the
+    same page by the game's watch link when a watch link may read it, else the scoreboard), never
+    answered as a guessed link, whatever they asked (a poll, a tap made before the end)."""
+    watch = link_service.token_for(current_app.secret_key, link.crew["id"], WATCH, game_id=link.game_id)
+    if request.method == "GET" and WATCH in kinds:
+        target = url_for(endpoint, **{**values, "token": watch})
+        if request.query_string:  # "?saved=2": the save that ended the game is still said
+            target += "?" + request.query_string.decode("latin-1")
+    else:
+        target = url_for("games.game_show", token=watch, game_id=link.game_id)
+    return see_other(target)
 
 
 def is_crew():

@@ -18,10 +18,13 @@ CHROMIUM_ARGS = [
 ]
 
 
-def new_phone(browser, **options):
+SMALL_PHONE = {"width": 360, "height": 740}
+
+
+def new_phone(browser, viewport=PHONE, **options):
     """A phone-sized browser context (its own cookies), 10 s for any step; `options` add to
     Playwright's (a time zone, a locale)."""
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True, **options)
+    context = browser.new_context(viewport=viewport, device_scale_factor=2, is_mobile=True, has_touch=True, **options)
     context.set_default_timeout(10_000)
     return context
 

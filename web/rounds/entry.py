@@ -40,6 +40,9 @@ def round_live(number):
         return make_response("", 204)
     load(g.game_id)
     view = view_of(number, tab_arg())
+    moved_on = _where_the_table_went(view)
+    if moved_on:
+        return see_other(moved_on)
     me = request.args.get("me")
     if me is not None and str(g.viewer.seat) != me:
         # The table gave this phone's seat to another phone: its hand is private there now.
@@ -58,6 +61,22 @@ def round_live(number):
         # them opened its hand again).
         blocks.append("hand_result")
     return regions(view, *blocks, changed_elsewhere=True)
+
+
+def _where_the_table_went(view):
+    """Where a page of a saved round is taken once the table moved on from it, so every phone
+    follows within one poll: the next round, once it is started; the scoreboard and its winner,
+    once this round ended the game. None while the table is still on this round (or the page is
+    an older round someone opened to look back)."""
+    if view.entering:
+        return None
+    number = view.entry["number"]
+    after = service.shown_revision(g.game, number + 1)
+    if after is not None and after["status"] == "entering" and not after["is_correction"]:
+        return url_for("rounds.round_show", number=number + 1)
+    if g.game["status"] == "finished" and view.is_last:
+        return url_for("games.game_show", token=g.token, game_id=g.game["id"])
+    return None
 
 
 def _changed_elsewhere(hand):
@@ -225,7 +244,9 @@ def hand_done(number, seat):
         return _refused(number, seat, refused.sentence, {"kind": "none", "slot": "done"}, refused.status)
     view = service.round_view(g.game, entry, g.viewer, seat)
     if not view.entering:
-        return page(view)
+        load(g.game["id"])  # the game as this save left it: over, perhaps
+        ended = _where_the_table_went(view)
+        return see_other(ended) if ended else page(view)
     return regions(view, "tabs", "check", "hand_result")
 
 
