@@ -234,6 +234,86 @@
   }, RETRY_MS);
   window.addEventListener("online", retry);
 
+  // Taps kept where a reload finds them. Every tap is written to localStorage as it is sent (its
+  // address, which names the hand and the card, rank or target, and the values it sends, the hand
+  // version the page showed included) and struck off once the server answered it. A page that
+  // loads with taps of its own round still written down (a reload, or a tab the phone dropped
+  // while it was offline) sends them again, oldest first, and then draws the hand as stored. A tap
+  // says the state it wants, so one that did arrive before changes nothing the second time; one
+  // made on a hand another phone changed since is refused as stale, as it would have been.
+  var UNSENT = "orchard-unsent";
+
+  function unsent() {
+    try { return JSON.parse(localStorage.getItem(UNSENT) || "{}"); } catch (e) { return {}; }
+  }
+  function keepUnsent(all) {
+    try { localStorage.setItem(UNSENT, JSON.stringify(all)); } catch (e) { /* storage full or off */ }
+  }
+  function unsentHere() {
+    var all = unsent();
+    return Object.keys(all).filter(function (path) { return all[path].page === location.pathname; })
+      .sort(function (a, b) { return all[a].at - all[b].at; })
+      .map(function (path) { return [path, all[path].values]; });
+  }
+  var replaying = 0;  // taps of an earlier page being sent again
+
+  document.addEventListener("htmx:configRequest", function (event) {
+    var elt = event.detail.elt;
+    if (event.detail.verb !== "post" || !(isTap(elt) || elt.id === "hand-panel")) return;
+    var values = {};
+    event.detail.formData.forEach(function (value, name) { values[name] = value; });
+    var all = unsent();
+    all[event.detail.path] = { page: location.pathname, values: values, at: Date.now() };
+    keepUnsent(all);
+  });
+
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var xhr = event.detail.xhr;
+    var path = event.detail.pathInfo && event.detail.pathInfo.requestPath;
+    if (!xhr || xhr.status === 0 || !path) return;  // not answered: still to be sent
+    var all = unsent();
+    if (all[path]) {
+      delete all[path];
+      keepUnsent(all);
+    }
+  });
+
+  function sendUnsent() {
+    var panel = document.getElementById("hand-panel");
+    var seat = document.getElementById("hand-seat");
+    var taps = unsentHere();
+    if (!panel || !seat || !taps.length) return;
+    replaying = taps.length;
+    showUnsent();
+    var sent = taps.reduce(function (before, tap) {
+      return before.then(function () {
+        // Sent from the hand panel (its queue keeps them in order), with the values the tap had.
+        return htmx.ajax("POST", tap[0], { source: panel, values: tap[1], swap: "none" });
+      }).catch(function () { /* not sent: it stays written down */ })
+        .then(function () { replaying = unsentHere().length; showUnsent(); });
+    }, Promise.resolve());
+    sent.then(function () {
+      if (unsentHere().length) return;  // still offline: the next load or "online" tries again
+      htmx.ajax("GET", location.pathname + "/hands/" + seat.value, { source: panel, swap: "none" });
+    });
+  }
+
+  function showUnsent() {
+    var status = document.getElementById("live-status");
+    if (!status || !replaying) return showStatus();
+    status.textContent = "● " + (replaying === 1 ? "1 tap" : replaying + " taps") + " not sent yet";
+  }
+
+  document.addEventListener("DOMContentLoaded", sendUnsent);
+  window.addEventListener("online", function () { if (unsentHere().length) sendUnsent(); });
+
+  // Leaving the page with taps that did not reach the server asks first (they are kept either way).
+  window.addEventListener("beforeunload", function (event) {
+    if (!waiting()) return;
+    event.preventDefault();
+    event.returnValue = "";
+  });
+
   // A server error is never swapped in; say so at the top of the page too.
   document.addEventListener("htmx:responseError", function (event) {
     var box = document.getElementById("request-error");
