@@ -15,6 +15,7 @@ from store import write
 from scoring.entries import engine_hand, hand_score, round_left_out, round_problems
 
 from .games import dealer_for, game_standing, house_rules
+from . import corrections
 from .refusals import NotOpen, Refused
 from .remaining import REST_WAITS, owners_of, remaining_cards, rest_refusal
 
@@ -42,6 +43,7 @@ class RoundView:
     rest_waits: bool = False  # the rest would be offered here once the other hands are all in
     waiting: list = field(default_factory=list)
     left_out: dict = field(default_factory=dict)  # rank -> cards no entry holds: singles, if the table says so
+    correction: object = None  # an open correction's agreement (services/corrections.py)
     agreed: set = field(default_factory=set)
     history: list = field(default_factory=list)  # logged changes as facts; web/round_changes.py words them
     is_last: bool = False
@@ -140,6 +142,7 @@ def round_view(game, entry, viewer, seat=None, problems=None):
         rest_waits=rest_refused == REST_WAITS,
         waiting=waiting,
         left_out=round_left_out(entry),
+        correction=corrections.agreement(game, entry, viewer),
     )
 
 
@@ -242,7 +245,7 @@ def set_bid(game, number, bidder, bid_number, suit):
         raise Refused(refused, 422)
     with write() as db:
         entry = open_round(db, game, number)
-        round_store.set_bid(db, entry["id"], bidder, bid_number, suit)
+        round_store.set_bid(db, entry["id"], bidder, bid_number, suit, correction=entry["is_correction"])
         return round_store.load(entry["id"], db)
 
 
@@ -299,6 +302,7 @@ def save(game, viewer, number, version, singles=None):
         if waiting:
             raise Refused(f"Waiting for {_join(waiting)}: a hand entered on its own phone is saved once that "
                           "phone says it is all in.")
+        corrections.refuse_unagreed(db, game, viewer, entry)
         return _save_if_complete(db, game, entry, viewer.label(game["names"]), singles=singles)
 
 
@@ -338,29 +342,6 @@ def start_next(game, viewer):
             round_store.start(db, game["id"], standing.next_number, standing.next_dealer,
                               modes=round_store.last_modes(db, game["id"]), by=viewer.label(game["names"]))
     return standing.next_number
-
-
-def start_correction(game, viewer, number):
-    """Open a pre-filled copy of a saved round; the saved one stays until the copy is saved.
-    False when the round has no saved revision."""
-    with write() as db:
-        statuses = round_store.revisions_by_status(db, game["id"], number)
-        if "scored" not in statuses:
-            return False
-        if "entering" not in statuses:
-            saved = round_store.load(statuses["scored"], db)
-            if saved["revision"] >= ROUNDS_MAX:
-                raise Refused(f"A round may be saved {ROUNDS_MAX:,} times at most: it cannot be corrected again.")
-            round_store.start_correction(db, saved, viewer.label(game["names"]))
-    return True
-
-
-def discard_correction(game, viewer, number):
-    """Drop a correction in progress; the saved round is untouched."""
-    with write() as db:
-        statuses = round_store.revisions_by_status(db, game["id"], number)
-        if "scored" in statuses and "entering" in statuses:
-            round_store.drop_correction(db, statuses["entering"], statuses["scored"], viewer.label(game["names"]))
 
 
 def undo(game, viewer, number):

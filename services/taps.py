@@ -119,7 +119,7 @@ def _edit_hand(game, viewer, number, seat, change, based_on=None, with_entry=Fal
         changed = {key: new[key] for key in ("mode", "target", "won", "counts") if hand[key] != new[key]}
         if changed:
             hand_version, after["version"], after["live_version"] = round_store.set_hand(
-                db, entry["id"], seat, entered_by=viewer.device, **changed)
+                db, entry["id"], seat, entered_by=viewer.device, correction=entry["is_correction"], **changed)
             # The hand as stored now, without reading it back: as set_hand wrote it.
             new.update(version=hand_version, done=None, entered_by=viewer.device,
                        counts={rank: n for rank, n in new["counts"].items() if n})

@@ -216,12 +216,19 @@ def touch(db, round_id, board=True):
     return version, bump(db, game_id, board)
 
 
-def set_bid(db, round_id, seat, number, suit):
+def set_bid(db, round_id, seat, number, suit, correction=False):
     db.execute(
         "UPDATE rounds SET bid_seat = ?, bid_number = ?, bid_suit = ? WHERE id = ?",
         [seat, number, suit, round_id],
     )
+    if correction:
+        _clear_agreements(db, round_id)
     touch(db, round_id, board=False)
+
+
+def _clear_agreements(db, round_id):
+    """A correction's content changed: the agreements to it no longer hold."""
+    db.execute("DELETE FROM signoffs WHERE round_id = ?", [round_id])
 
 
 def record_redeal(db, round_id, dealer, by=None):
@@ -235,9 +242,10 @@ def record_redeal(db, round_id, dealer, by=None):
     touch(db, round_id)
 
 
-def set_hand(db, round_id, seat, *, mode=..., target=..., won=..., counts=..., entered_by=...):
+def set_hand(db, round_id, seat, *, mode=..., target=..., won=..., counts=..., entered_by=..., correction=False):
     """Update the given fields of one hand (ellipsis means leave as it is); a changed hand is
-    no longer marked as all in, and counts one more change. Returns (the hand's new version,
+    no longer marked as all in, and counts one more change; in a `correction`, the agreements to it
+    are cleared. Returns (the hand's new version,
     the round's, the game's), or None when nothing was given to change."""
     fields = {"done": None}
     if entered_by is not ...:
@@ -257,6 +265,8 @@ def set_hand(db, round_id, seat, *, mode=..., target=..., won=..., counts=..., e
             " RETURNING version",
             [*fields.values(), round_id, seat],
         ).fetchall()[0][0]
+        if correction:
+            _clear_agreements(db, round_id)
         return (hand_version, *touch(db, round_id, board=False))
     return None
 

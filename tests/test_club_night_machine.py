@@ -24,6 +24,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 
 from scoring import club_night, parse_rank
 from scoring.club_night import TableScore
+from services import corrections as correction_service
 from services import rounds as round_service
 from services import taps
 from services import transfer
@@ -170,11 +171,11 @@ class ClubNightMachine(RuleBasedStateMachine):
         with self.app.app_context():
             game = game_store.game(crew_store.crew_by_token(self.token)["id"], game_id)
             number = len(round_store.scored(game_id))
-            assert round_service.start_correction(game, BUILDER, number)
+            assert correction_service.start_correction(game, BUILDER, number)
             taps.set_count(game, BUILDER, number, seat, parse_rank(OWN_RANK[seat]), 2 if pair else 0)
             entry = round_service.shown_revision(game, number)
             if round_service.save(game, BUILDER, number, entry["version"]):
-                round_service.discard_correction(game, BUILDER, number)
+                correction_service.discard_correction(game, BUILDER, number)
 
     @rule(k=st.integers(0, 1), pick=st.integers(0, 3), a=st.integers(0, 3), b=st.integers(0, 3))
     def we_sat_wrong(self, k, pick, a, b):

@@ -15,7 +15,7 @@ LINES = [
     "started · by the table's shared phone",
     "saved · −15 · 0 · 0 · 0 · by the table's shared phone",
     "correction started · from revision 1 · by the table's shared phone (revision 2)",
-    "corrected · −15 · 0 · 0 · 0 → 40 · 0 · 0 · 0 · by the table's shared phone (revision 2)",
+    "corrected · Ann −15 → 40 · by the table's shared phone (revision 2)",  # the hand it changed, by name
 ]
 # What the app wrote into `round_changes.detail` before, for those lines.
 OLD_WORDS = {"started": "", "saved": "−15 · 0 · 0 · 0", "correction started": "from revision 1",

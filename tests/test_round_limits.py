@@ -6,9 +6,11 @@ def test_a_round_s_redeals_corrections_and_a_game_s_rounds_stop_at_the_limit_a_b
         monkeypatch, client, table):
     """scoring's ROUNDS_MAX bounds what a backup file may hold (store/export_format.py); live entry
     keeps to it too, so every game it makes can be restored. (Here the limit is made 2.)"""
+    import services.corrections
     import services.rounds
 
     monkeypatch.setattr(services.rounds, "ROUNDS_MAX", 2)
+    monkeypatch.setattr(services.corrections, "ROUNDS_MAX", 2)
     table.start_crew()
     table.start_game()
     url = table.save_quick_round(["4S", "2S", "3S", "5S"], [{}, {}, {}, {}])

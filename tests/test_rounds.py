@@ -352,7 +352,7 @@ def test_a_correction_logs_scores_with_a_real_minus_sign(client, table):
     client.post(url + "/correct")
     client.post(url + "/hands/0/counts/4", data={"count": 2})
     client.post(url + "/save", data=table.save_form(url))
-    assert "corrected · −15 · 0 · 0 · 0 → 40 · 0 · 0 · 0" in text(client.get(url))
+    assert "corrected · Ann −15 → 40" in text(client.get(url))
 
 
 def test_a_breakdown_links_its_lines_to_the_rules_and_offers_what_if(client, table):

@@ -169,27 +169,68 @@ def test_changing_a_hand_after_it_is_in_opens_it_again(table, phones):
     assert "Ann’s hand is all in ✓" not in text(phones[0].get(url))
 
 
-def test_sign_off_and_a_correction_clears_it(table, phones):
-
+def test_a_correction_is_saved_only_with_the_agreement_of_every_seated_phone(table, phones):
+    """Issue 43.3: round 1 saved and agreed; Ann corrects her own hand and saves alone: refused,
+    the totals stay. Ben agrees, Ann changes it again: Ben's agreement is cleared, and his phone
+    says so at its next poll. Once Ben, Cleo and Dan agree to it as it stands, Ann's save goes
+    through, their agreements carry to the saved round, and its log says which hand changed."""
     for phone in phones:  # everybody leaves, so one phone enters the whole round
         phone.post(table.game_url + "/seats/leave")
     table.save_quick_round(BIG_TARGETS, BIG_COUNTS)
     url = table.game_url + "/rounds/1"
     for seat, phone in enumerate(phones):
         phone.post(table.game_url + f"/seats/{seat}")
-    phones[0].post(url + "/agree")
-    assert "Ann agreed ✓" in text(phones[1].get(url))
-    assert "I agree with my score" in text(phones[1].get(url))
+    ann, ben, cleo, dan = phones
+    ann.post(url + "/agree")
+    assert "Ann agreed ✓" in text(ben.get(url))
+    assert "I agree with my score" in text(ben.get(url))
+    assert "a correction that changes scores needs your agreement again" in text_of(ben.get(url))
     for phone in phones[1:]:
         phone.post(url + "/agree")
-    assert select(phones[0].get(table.game_url), '[title="everybody agreed"]')
-    phones[0].post(url + "/correct")
-    phones[0].post(url + "/hands/0/counts/K", data={"count": 3})
-    phones[0].post(url + "/save", data=save_fields(phones[0].get(url)))
-    assert not select(phones[0].get(table.game_url), '[title="everybody agreed"]')
-    history = text(phones[1].get(url))
-    assert "agreed ✓" not in history
-    assert "corrected · 160 · 80 · 80 · 80 → 140 · 80 · 80 · 80 · by Ann's phone" in text_of(history)
+    assert select(ann.get(table.game_url), '[title="everybody agreed"]')
+
+    ann.post(url + "/correct")
+    ann.post(url + "/hands/0/counts/K", data={"count": 3})
+    refused = ann.post(url + "/save", data=save_fields(ann.get(url)), headers={"HX-Request": "true"})
+    assert refused.status_code == 409
+    assert ("Waiting for Ben, Cleo and Dan to agree to this correction: each taps “I agree to this "
+            "correction” on their own phone.") in text_of(refused)
+    assert select(ann.get(table.game_url), '[title="everybody agreed"]')  # the saved round stands
+    seen = text_of(ben.get(url))
+    assert "This correction changes Ann’s score 160 → 140." in seen
+    assert "Ann (this phone)" not in seen and "Ben (this phone)" in seen and "Cleo: waiting" in seen
+    assert ben.post(url + "/agree-correction", data=save_fields(ben.get(url))).status_code == 200
+    assert "Ben agreed ✓" in text_of(cleo.get(url))
+
+    # Ann changes the correction again: Ben's agreement no longer holds, and his phone is told.
+    ann.post(url + "/hands/0/counts/K", data={"count": 2})
+    page = ben.get(url)
+    assert "Ben agreed ✓" not in text_of(page) and "I agree to this correction" in text_of(page)
+    asked = re.sub(r"v=\d+", "v=0", poll_url(text(page))) + "&agreed=1"  # as his page before showed it
+    poll = ben.get(asked, headers={"HX-Request": "true"})
+    assert "Your agreement was cleared: the correction changed after you agreed." in text_of(poll)
+    # An agreement sent for the correction as it was before the change is refused.
+    stale = ben.post(url + "/agree-correction", data={"version": "1"}, headers={"HX-Request": "true"})
+    assert stale.status_code == 409
+
+    for phone in (ben, cleo, dan):
+        assert phone.post(url + "/agree-correction", data=save_fields(phone.get(url))).status_code == 200
+    assert ann.post(url + "/save", data=save_fields(ann.get(url))).status_code == 303
+    assert select(ann.get(table.game_url), '[title="everybody agreed"]')  # all four, to the new scores
+    history = text_of(ben.get(url))
+    assert "corrected · Ann 160 → 130 · by Ann's phone" in history
+    assert "agreed · by Ben's phone" in history
+
+
+def test_with_no_seat_held_the_shared_phone_saves_a_correction_and_says_so(client, table):
+    table.start_game()
+    url = table.save_quick_round(BIG_TARGETS, BIG_COUNTS)
+    client.post(url + "/correct")
+    client.post(url + "/hands/0/counts/K", data={"count": 3})
+    page = text_of(client.get(url))
+    assert "This correction changes Ann’s score 160 → 140." in page
+    assert "No phone holds a seat at this table: this phone saves the correction for everybody." in page
+    assert client.post(url + "/save", data=save_fields(client.get(url))).status_code == 303
 
 
 def test_agreeing_needs_a_seat(client, table):

@@ -50,6 +50,11 @@ def round_live(number):
     if str(view.entry["id"]) != request.args.get("r") or not view.entering:
         return page(view)
     blocks = ["deal", "bid_summary", "tabs", "check"]
+    cleared = None
+    if request.args.get("agreed") == "1" and view.correction and g.viewer.seat not in view.correction.agreed:
+        # This phone showed its player's agreement to the correction, and a change cleared it.
+        cleared = ("Your agreement was cleared: the correction changed after you agreed. Check what it "
+                   "changes now, and agree again if it is right.")
     if request.args.get("bid_known", view.bid_key) != view.bid_key:
         blocks[1] = "bid"  # saved, changed or redealt on another phone: this phone's form is out of date
     if view.seat in view.hidden:
@@ -60,7 +65,7 @@ def round_live(number):
         # The rest of the cards is offered (the other phones are all in), or taken back (one of
         # them opened its hand again).
         blocks.append("hand_result")
-    return regions(view, *blocks, changed_elsewhere=True)
+    return regions(view, *blocks, changed_elsewhere=True, agreement_notice=cleared)
 
 
 def _where_the_table_went(view):

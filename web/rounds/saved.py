@@ -3,11 +3,13 @@
 from flask import abort, flash, g, url_for
 
 from web.access import CREW, TABLE, allow
+from services import corrections
 from services import rounds as service
-from services.refusals import Refused
+from services.refusals import NotOpen, Refused
 
 from ..render import see_other
-from .page import bp, page, view_of
+from .forms import SaveForm
+from .page import bp, not_open, page, regions, tab_arg, view_of
 
 
 @bp.post("/agree")
@@ -21,12 +23,28 @@ def round_agree(number):
     return page(view_of(number))
 
 
+@bp.post("/agree-correction")
+@allow(CREW, TABLE)
+def correction_agree(number):
+    """A seated player agrees to the open correction as their phone shows it (`version`)."""
+    form = SaveForm()
+    if not form.validate_on_submit():
+        return regions(view_of(number), "check", status=422, save_message="Reload the page and agree again.")
+    try:
+        corrections.agree(g.game, g.viewer, number, form.version.data)
+    except NotOpen as gone:
+        return not_open(number, gone)
+    except Refused as refused:
+        return regions(view_of(number), "check", status=refused.status, save_message=refused.sentence)
+    return regions(view_of(number, tab_arg()), "tabs", "check")
+
+
 @bp.post("/correct")
 @allow(CREW, TABLE)
 def correction_create(number):
     """Open a pre-filled copy of a saved round; the saved one stays until the copy is saved."""
     try:
-        if not service.start_correction(g.game, g.viewer, number):
+        if not corrections.start_correction(g.game, g.viewer, number):
             abort(404)
     except Refused as refused:
         return page(view_of(number), status=refused.status, notice=refused.sentence)
@@ -37,7 +55,7 @@ def correction_create(number):
 @allow(CREW, TABLE)
 def correction_discard(number):
     """Drop a correction in progress; the saved round is untouched."""
-    service.discard_correction(g.game, g.viewer, number)
+    corrections.discard_correction(g.game, g.viewer, number)
     return see_other(url_for("rounds.round_show", number=number))
 
 
