@@ -119,8 +119,10 @@ def round_view(game, entry, viewer, seat=None, problems=None):
     names = game["names"]
     seat = _tab(seat, viewer)
     hidden = viewer.hidden_seats(entry)
-    # Only the hands phones hold are marked "all in", each by its own phone.
-    waiting = [names[s] for s in sorted(viewer.seated()) if not entry["hands"][s]["done"]]
+    # Only the hands phones hold are marked "all in", each by its own phone (a correction waits for
+    # agreements instead: services/corrections.py).
+    waiting = [] if entry["is_correction"] else [
+        names[s] for s in sorted(viewer.seated()) if not entry["hands"][s]["done"]]
     # While a phone is still entering in private, the round is not checked in front of others.
     secret = bool(hidden) and bool(waiting)
     if problems is None:
