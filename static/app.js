@@ -322,6 +322,16 @@
     box.hidden = false;
   });
 
+  // The new game form: the keyboard's Go (Enter) on a player's name moves to the next name, never
+  // sends the form half filled (after the fourth name it only closes the keyboard).
+  document.addEventListener("keydown", function (event) {
+    var match = event.key === "Enter" && /^player_(\d)$/.exec(event.target.id || "");
+    if (!match) return;
+    event.preventDefault();
+    var next = document.getElementById("player_" + (Number(match[1]) + 1));
+    if (next) next.focus(); else event.target.blur();
+  });
+
   // The new game form: each seat of "who deals first" is named as its player is typed.
   document.addEventListener("input", function (event) {
     var match = /^player_(\d)$/.exec(event.target.id || "");
