@@ -23,15 +23,16 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
 
 from scoring import DECK, RANKS, PLAYERS
-from scoring.entries import hand_score, round_problems
+from scoring.entries import hand_score, round_left_out, round_problems
 from store import rounds as round_store
 from store import seats as seat_store
 from support.apps import make_app
+from support.round_corrections import CorrectionSteps
 from support.html_text import field_value, poll_url, select
 from support.round_secrets import leaks, remaining, rest_problems
 from support.table import Table
@@ -59,7 +60,7 @@ def _blank(mode):
     return {"mode": mode, "target": None, "won": [], "counts": {}, "done": False}
 
 
-class RoundMachine(RuleBasedStateMachine):
+class RoundMachine(CorrectionSteps, RuleBasedStateMachine):
     def __init__(self):
         super().__init__()
         self.folder = tempfile.mkdtemp(prefix="orchard-round-machine-")
@@ -131,6 +132,9 @@ class RoundMachine(RuleBasedStateMachine):
             seen["poll"] = poll_url(html)
         if field_value(html, "version"):
             seen["version"] = field_value(html, "version")
+        if select(html, "#step-check"):  # the check drawn: its box for the cards left out, or none
+            boxes = select(html, 'input[name="singles"]')
+            seen["singles"] = boxes[0].get("value") if boxes else None
         for field in select(html, "#hand-seat"):
             version = select(html, "#hand-version")
             if version and version[0].get("value"):
@@ -196,18 +200,37 @@ class RoundMachine(RuleBasedStateMachine):
         if self.open():
             self.send(phone, "POST", f"{self.url}/redeal", {})
 
-    @rule(phone=phones, page=st.sampled_from(["seen", "fresh", "old"]))
-    def save(self, phone, page):
+    @rule(phone=phones, page=st.sampled_from(["seen", "fresh", "old"]), tick=st.booleans())
+    def save(self, phone, page, tick):
+        """Save, with the box saying the cards left out are singles ticked (as the page this phone
+        saw last drew it) or not."""
         if not self.open():
             return
         entry, claims = self.stored()
         waiting = [NAMES[s] for s in self.hidden(phone, entry, claims) if not entry["hands"][s]["done"]]
         version = {"seen": self.seen[phone].get("version"), "fresh": entry["version"], "old": 0}[page]
-        response = self.send(phone, "POST", f"{self.url}/save", {"version": version or 0})
-        if response.status_code == 303:
+        form = {"version": version or 0}
+        if tick and self.seen[phone].get("singles"):
+            form["singles"] = self.seen[phone]["singles"]
+        left_out = sum(round_left_out(entry).values())
+        mine = next((seat for seat, claim in claims.items() if claim["device"] == self.device(phone)), None)
+        agreed = seat_store.signoffs([entry["id"]], self.app_db()).get(entry["id"], set())
+        changed = entry["is_correction"] and any(
+            hand_score(hand) is None or hand_score(hand).total != was
+            for hand, was in zip(entry["hands"], self.saved_scores))
+        response = self.send(phone, "POST", f"{self.url}/save", form)
+        saved = response.status_code == 303 or bool(response.headers.get("HX-Redirect"))  # htmx: no 303
+        event(f"save {'of a correction' if entry['is_correction'] else 'of a round'}: {'saved' if saved else response.status_code}")
+        if saved:
             assert not self.open()
             # A hand held on another phone is saved only once that phone said it is all in.
             assert not waiting, f"saved from {NAMES[phone]}'s phone while {waiting} entered in private"
+            # Cards no entry held were saved as singles only as many as the phone confirmed.
+            assert not left_out or form.get("singles") == str(left_out), (left_out, form)
+            # A correction that moved a score was saved only with every other seated phone's agreement.
+            if changed:
+                missing = set(claims) - agreed - {mine}
+                assert not missing, f"a correction saved by {NAMES[phone]}'s phone without {missing}"
 
     @rule(phone=phones)
     def next_round(self, phone):
@@ -302,6 +325,9 @@ class RoundMachine(RuleBasedStateMachine):
         _, claims = self.stored()
         for seat in sorted(claims):
             self.all_in(self.holder(seat), seat, True)
+        if self.open():  # then Save, on the page as it is now, its box ticked if it has one
+            self.look(0, None, False)
+            self.save(0, "seen", True)
 
     @rule(phone=phones, seat=seats)
     def the_rest(self, phone, seat):
