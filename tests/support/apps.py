@@ -11,6 +11,7 @@ from werkzeug.routing.rules import Rule
 
 import store
 from app import Orchard, create_app
+from support.in_process_restore import restore_in_process
 
 CONFIG = {"TESTING": True, "SECRET_KEY": "test-secret", "WTF_CSRF_ENABLED": False}
 
@@ -33,9 +34,11 @@ class MemoryBytecodeCache(BytecodeCache):
 def share_compiled_templates():
     """Every app made from now on in this process (by create_app, directly or not) compiles each
     template once for all: Flask passes the class's `jinja_options` to Jinja; and each URL rule's
-    builder once for all (see share_compiled_url_rules)."""
+    builder once for all (see share_compiled_url_rules). A restore stages its file in a thread,
+    not a child process (support/in_process_restore.py)."""
     Orchard.jinja_options = {**Orchard.jinja_options, "bytecode_cache": MemoryBytecodeCache()}
     share_compiled_url_rules()
+    restore_in_process()
 
 
 def share_compiled_url_rules():
