@@ -11,14 +11,6 @@ from support.table import Table
 
 share_compiled_templates()
 
-# The longest kinds of test first (`make test` runs on every core): started last, one of them would
-# keep a core busy while the others have nothing left to take.
-LONG = ("fuzz", "crash", "served", "engines")
-
-
-def pytest_collection_modifyitems(items):
-    items.sort(key=lambda item: not any(item.get_closest_marker(kind) for kind in LONG))
-
 
 @pytest.fixture
 def app(tmp_path):
