@@ -147,8 +147,9 @@ def _left_out_problems(hands: Sequence[Hand | QuickHand], names: list[str], targ
                      f"{'pile' if len(could) == 1 else 'piles'} could hold one as a single")
         else:
             where = "no quick pile could hold one as a single"
+        them, were = ("them", "they were") if missing > 1 else ("it", "it was")
         message = (f"{cards[0].upper()}{cards[1:]} in no pile or target, and {where} "
-                   f"(a pile counts every card of its target’s rank): enter them where they were won.")
+                   f"(a pile counts every card of its target’s rank): enter {them} where {were} won.")
         quick = tuple(seat for seat, hand in enumerate(hands) if isinstance(hand, QuickHand))
         problems.append(Problem("left-out", message, quick))
     return problems

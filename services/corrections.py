@@ -3,7 +3,7 @@
 A correction that changes a score is the table's decision, not one phone's: while phones hold
 seats, each of them (but the phone saving it, whose save is its agreement) agrees to the
 correction as it stands before it can be saved. A change to the correction after someone agreed
-clears their agreement (store/rounds.py: every change to a round being entered does), and their
+clears their agreement (store/rounds.py clears them with every change to a correction), and their
 phone says so at its next poll. With no seat held by a phone, the one phone entering for the
 table saves it, and the page says so.
 """
@@ -85,8 +85,12 @@ def refuse_unagreed(db, game, viewer, entry):
         who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
         raise Refused(f"Waiting for {who} to agree to this correction: each taps “I agree to this "
                       "correction” on their own phone.", 409)
-    if viewer.seat is not None:
-        seat_store.agree(db, entry["id"], viewer.seat, viewer.device)  # saving it is agreeing to it
+
+
+def agree_by_saving(db, viewer, entry):
+    """The phone that saved a correction agreed to it: its seat's agreement goes with the others'."""
+    if entry["is_correction"] and viewer.seat is not None:
+        seat_store.agree(db, entry["id"], viewer.seat, viewer.device)
 
 
 def agree(game, viewer, number, version):

@@ -305,7 +305,10 @@ def save(game, viewer, number, version, singles=None):
             raise Refused(f"Waiting for {_join(waiting)}: a hand entered on its own phone is saved once that "
                           "phone says it is all in.")
         corrections.refuse_unagreed(db, game, viewer, entry)
-        return _save_if_complete(db, game, entry, viewer.label(game["names"]), singles=singles)
+        problems = _save_if_complete(db, game, entry, viewer.label(game["names"]), singles=singles)
+        if not problems:
+            corrections.agree_by_saving(db, viewer, entry)
+        return problems
 
 
 def _save_if_complete(db, game, entry, by, singles=None, singles_confirmed=False):

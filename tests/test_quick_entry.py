@@ -194,3 +194,15 @@ def test_cards_that_cannot_all_be_singles_are_a_problem(app):
             "(a pile counts every card of its target’s rank): enter them where they were won.") in said
     assert "Everything adds up" not in said and not select(page, "#singles")
     assert client.post(url + "/save", data=save_fields(page)).status_code == 422
+
+
+def test_a_single_card_that_cannot_be_a_single_is_named_as_one():
+    """Ann's lone 10 left out with her 10 target, every other pile exact: said of one card."""
+    ann = QuickHand.from_counts("10", {"3": 2, "9": 2, "J": 3, "A": 2})
+    anns = set("10S 3C 3D 9C 9D JC JD JH AH AD 4H QS 10H".split())  # her pile, her target, the lone 10H
+    rest = [card.code for card in DECK if card.code not in anns]  # 39 cards: three targets, 36 won
+    others = [Hand(rest[seat], tuple(rest[3 + 12 * seat: 15 + 12 * seat])) for seat in range(3)]
+    problems = [p.message for p in check_entry([ann, *others], NAMES)]
+    assert len(problems) == 1
+    assert ("A 10 is in no pile or target, and no quick pile could hold one as a single (a pile counts "
+            "every card of its target’s rank): enter it where it was won.") in problems
