@@ -26,6 +26,8 @@ def browser():
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield browser
+        for context in browser.contexts:  # one a failed test left open goes first, on its own
+            context.close()
         browser.close()
 
 
