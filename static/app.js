@@ -307,12 +307,6 @@
   document.addEventListener("DOMContentLoaded", sendUnsent);
   window.addEventListener("online", function () { if (unsentHere().length) sendUnsent(); });
 
-  // Leaving the page with taps that did not reach the server asks first (they are kept either way).
-  window.addEventListener("beforeunload", function (event) {
-    if (!waiting()) return;
-    event.preventDefault();
-    event.returnValue = "";
-  });
 
   // A server error is never swapped in; say so at the top of the page too.
   document.addEventListener("htmx:responseError", function (event) {
