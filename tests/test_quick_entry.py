@@ -8,7 +8,8 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring import DECK, check_entry, left_out, parse_card, parse_cards, quick_counts, score_pile
+from scoring import (DECK, check_entry, left_out, parse_card, parse_cards, quick_counts, score_counts,
+                     score_pile)
 from store import connect
 from scoring.rounds import Hand, QuickHand
 from support.apps import make_app
@@ -62,7 +63,6 @@ def test_what_quick_entry_asks_for_scores_the_whole_pile(deal):
 
 
 def check_score(quick):
-    from scoring import score_counts
     return score_counts(dict(quick.counts), quick.target_rank).total
 
 
@@ -76,7 +76,7 @@ def test_a_lone_card_of_the_targets_rank_left_out_is_a_problem_not_a_single():
 
 # --- The page, followed word for word ----------------------------------------------------------
 
-def play(client, deal):
+def play(client):
     table = Table(client)
     table.start_game(names=NAMES)
     url = table.start_round()
@@ -89,7 +89,7 @@ def play(client, deal):
 def test_entering_exactly_what_the_page_asks_saves_the_engines_scores(tmp_path_factory, deal, target_first):
     app = make_app(tmp_path_factory.mktemp("quick") / "orchard.db")  # a fresh table each example
     client = app.test_client()
-    table, url = play(client, deal)
+    table, url = play(client)
     for seat, (target, pile) in enumerate(deal):
         if target_first:
             assert client.post(url + f"/hands/{seat}/target", data={"target": target.code}).status_code == 200
@@ -115,7 +115,7 @@ def test_entering_exactly_what_the_page_asks_saves_the_engines_scores(tmp_path_f
 
 def test_the_hint_names_the_targets_rank_and_the_issues_pile_scores_35(app):
     client = app.test_client()
-    table, url = play(client, None)
+    table, url = play(client)
     before = hint(client.get(url))
     assert before == ("Ann’s won cards: how many of each rank. Count every rank won twice or more, and every "
                       "card of the target’s rank; other singles may be left out.")
@@ -133,7 +133,7 @@ def test_the_hint_names_the_targets_rank_and_the_issues_pile_scores_35(app):
 
 def test_no_all_clear_with_only_the_targets_in_and_no_save_until_the_table_says_singles(app):
     client = app.test_client()
-    table, url = play(client, None)
+    table, url = play(client)
     for seat, target in enumerate(("4S", "2S", "3S", "5S")):
         client.post(url + f"/hands/{seat}/target", data={"target": target})
     page = client.get(url)
@@ -160,7 +160,7 @@ def test_two_exact_piles_and_two_quick_ones_say_how_many_cards_are_not_in(app):
         ("AS", "2C 3C 4C 5C 6C 7C 8C 9C"), ("KS", "10C JC QC KC AC 2D 3D 4D"),
         ("QS", "5D 6D 7D 8D 9D 10D JD QD KD AD 2H 3H"), ("JS", "4H 5H 6H 7H 8H 9H 10H JH QH KH AH 2S 3S 4S 5S 6S 7S 8S 9S 10S"))]
     client = app.test_client()
-    table, url = play(client, None)
+    table, url = play(client)
     for seat, (target, pile) in enumerate(deal):
         if seat < 2:
             client.post(url + f"/hands/{seat}/mode", data={"mode": "exact"})
@@ -183,7 +183,7 @@ def test_cards_that_cannot_all_be_singles_are_a_problem(app):
     """Three Jacks missing, and only two quick piles without Jacks or a Jack target: one pile would
     hold two, a pair that scores. The page says so in red, and there is no box to tick."""
     client = app.test_client()
-    table, url = play(client, None)
+    table, url = play(client)
     for seat in (0, 1):
         client.post(url + f"/hands/{seat}/mode", data={"mode": "exact"})
     for seat, target in enumerate(("4S", "2S", "JS", "5S")):
