@@ -90,7 +90,7 @@ SETTINGS = (
     Setting("ORCHARD_GUESS_LIMIT", "30", _per_minute,
             "not-found answers a minute one address may get before it is answered 429"),
     Setting("ORCHARD_CREW_LIMIT", "30 per hour", _limit,
-            "crews one address may start or restore (a refused restore file does not count)"),
+            "crews one address may start or restore (a restore counts while it runs; a refused file does not count)"),
     Setting("ORCHARD_SECURE_COOKIES", None, _flag, "`1` marks the session cookie `Secure` (behind HTTPS)"),
     Setting("ORCHARD_TRUSTED_PROXY", None, _text,
             "address of the reverse proxy whose `X-Forwarded-For`, `-Proto` and `-Host` are believed"),

@@ -30,3 +30,13 @@ class Allowances:
         """Count one against the allowance; False when that one was beyond it."""
         limit = parse(rate)
         return self.counter.hit(name, address, limit.get_expiry()) <= limit.amount
+
+    def reserve(self, name, rate, address):
+        """Count one against the allowance now, for a step that may give it back (`release`): the
+        window it was counted in, or None when that one was beyond the allowance."""
+        limit = parse(rate)
+        window = self.counter.window_start(limit.get_expiry())
+        return window if self.counter.hit(name, address, limit.get_expiry()) <= limit.amount else None
+
+    def release(self, name, rate, address, window):
+        self.counter.take_back(name, address, parse(rate).get_expiry(), window)

@@ -7,12 +7,8 @@ players placed there, and a stage drawn only once the stage before it was over."
 from scoring import PLAYERS, club_night
 from scoring import names as name_rule
 
-from . import old_night_words
 from .club_nights import ids
 from .export_format import RestoreError
-
-_FACTS = ("stage", "players", "count", "times")
-
 
 def stage(conn, nights, game_ids, player_ids, games=None):
     """Check the nights against the file's players and games and write them into the staging file
@@ -65,9 +61,8 @@ def stage(conn, nights, game_ids, player_ids, games=None):
                         unfinished.append(table["table"])
                 conn.execute("INSERT INTO night_tables VALUES (?, ?, ?, ?)",
                              [night_id, number, table["table"], game_ids[table["game"]]])
-        named = {players[name_rule.key(p["name"])]: p["name"] for p in night["players"]}
         conn.executemany("INSERT INTO night_changes VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                         [(night_id, *_change(change, players, named, where)) for change in night["changes"]])
+                         [(night_id, *_change(change, players, where)) for change in night["changes"]])
 
 
 def _stage_places(conn, night_id, entry, players, where):
@@ -105,15 +100,10 @@ def _need(condition, message):
         raise RestoreError(message)
 
 
-def _change(change, players, named, where):
+def _change(change, players, where):
     """A log line as staged: (at, action, detail, stage, players, count, times), its players the
-    staged ids. A line of a file from before m0016 (words, no facts) has its words read as facts
-    where the page words them exactly so, as m0016 does a database's (`old_night_words`)."""
-    found = None
-    if not any(fact in change for fact in _FACTS):
-        found = old_night_words.facts(change["action"], change["detail"], named)
-    if found is not None:
-        return change["at"], change["action"], "", found["stage"], ids(found["players"]), found["count"], found["times"]
+    staged ids. A line of a file from before m0016 has only its words: they are kept as they are
+    (they were written to be read), and the page shows them so."""
     keys = [name_rule.key(name) for name in change.get("players", [])]
     _need(all(key in players for key in keys), f"{where}'s log names a player the night does not list.")
     return (change["at"], change["action"], change["detail"], change.get("stage"),

@@ -2,7 +2,7 @@
 stage's places and tables (a table names its game by the game's number in the file), and the
 organiser's log. The restore checks and stages them with the games (`club_night_restore`) and
 copies them in after the last game. A log line's facts are optional fields (a file from before
-m0016 has only words, which the restore reads as `old_night_words` does a database's)."""
+m0016 has only words, which the restore keeps as they are)."""
 import json
 
 from .lists import AMONG, listed

@@ -2,7 +2,7 @@
 one read the leaderboard's live poll makes. The log holds facts, not words (m0016): a line's stage,
 the players it names (`players`, ids as a JSON list), a count and how many times in a row; `changes`
 returns them with the players' names as they are now, and the web words them. A line from an older
-release may still hold its words in `detail` (`old_night_words`): the web shows them as they are."""
+release (or an older export restored) may still hold its words in `detail`: the web shows them as they are."""
 import json
 
 from . import get_db, now

@@ -70,6 +70,10 @@ class SharedCounter:
         now = int(at if at is not None else time.time())
         return now - now % seconds
 
+    def window_start(self, seconds):
+        """The current window of a limit counted over `seconds`."""
+        return self._window(seconds)
+
     def count(self, name, address, seconds):
         """Hits so far in the current window."""
         row = self._conn().execute(
@@ -89,3 +93,10 @@ class SharedCounter:
         if count == 1:  # a new window: the ended ones go
             conn.execute("DELETE FROM hits WHERE expires <= ?", [int(time.time())])
         return count
+
+    def take_back(self, name, address, seconds, window):
+        """Uncount one hit made in `window` (a step that turned out to cost nothing); once the
+        window is over there is nothing to take back."""
+        if window == self._window(seconds):
+            self._conn().execute("UPDATE hits SET count = count - 1 WHERE name = ? AND address = ?"
+                                 " AND window = ? AND count > 0", [name, address, window]).fetchall()

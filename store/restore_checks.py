@@ -10,7 +10,6 @@ from typing import NamedTuple, Optional
 from scoring import PLAYERS, GameError, HouseRules, game_result
 from scoring import names as name_rule
 
-from . import old_log_words
 from .export_format import NotJson, RestoreError, typed
 from scoring.entries import engine_hand, hand_score, round_problems
 from .stats import bonus_of
@@ -53,10 +52,12 @@ class GameChecks:
         self.engine = _Engine()
 
     def check(self, game):
-        _copied_from_words(game)
-        _counted_words(game)
+        # A file from before m0015 counts no runs: each step happened once. An older file's log
+        # lines keep their words as they are (they were written to be read), as facts or not.
+        for entry in game["rounds"]:
+            for change in entry["changes"]:
+                change.setdefault("times", 1)
         _check_game(game, self.names, f"Game {game['number']}", self.engine)
-        _scores_words(game)
         return game
 
 
@@ -196,36 +197,3 @@ def _check_round(entry, seats, where, engine):
 
 _BY_SEAT = operator.itemgetter("seat")
 
-
-# --- An older export's log lines in words, read back as facts (as m0014 does a database's) -------
-
-def _copied_from_words(game):
-    """A correction's "from revision 2" line: the revision it names is the round's `copied_from`."""
-    for entry in game["rounds"]:
-        for change in entry["changes"]:
-            found = old_log_words.copied_from(change["action"], change["detail"], entry["revision"])
-            if found is not None and entry.get("copied_from") in (None, found):
-                entry["copied_from"], change["detail"] = found, ""
-
-
-def _counted_words(game):
-    """A line without its `times` (a file from before m0015) counts a run in its words when they
-    say "… · 3 times" or "… · 3 swaps in a row" exactly so; else it happened once (`times` 1)."""
-    for entry in game["rounds"]:
-        for change in entry["changes"]:
-            found = None if "times" in change else old_log_words.counted(change["action"], change["detail"])
-            if found is not None:
-                change["detail"], change["times"] = found
-            change.setdefault("times", 1)
-
-
-def _scores_words(game):
-    """A "saved" or "corrected" line whose words are its recomputed scores drops them."""
-    scores = {(entry["number"], entry["revision"]): [hand["score"] for hand in entry["hands"]]
-              for entry in game["rounds"]}
-    for entry in game["rounds"]:
-        copied = scores.get((entry["number"], entry["copied_from"]))
-        for change in entry["changes"]:
-            if old_log_words.says_scores(change["action"], change["detail"],
-                                         scores[entry["number"], entry["revision"]], copied):
-                change["detail"] = ""

@@ -2,7 +2,8 @@
 step (everyone passing, a correction dropped) one line that counts it. A line holds facts, not
 words: a save's scores are its revision's hands' and a correction's "before" the revision it was
 copied from (`rounds.copied_from`); `history` returns them and the web words them. A line from an
-older release may still hold its words in `detail` (`old_log_words`): the web shows them as they are.
+older release (or an older export restored) may still hold its words in `detail`: the web shows them as
+they are.
 A run of the same step is one line that counts it in `times` (m0015), which the web words too."""
 from scoring.limits import HISTORY_LINES
 

@@ -268,3 +268,33 @@ def test_a_lone_surrogate_in_a_restore_file_is_refused_not_a_500(client, known):
     response = client.post("/restore", data=_upload(body), content_type=MULTIPART)
     assert response.status_code == 422
     assert "Nothing was restored" in response.get_data(as_text=True)
+
+
+def test_a_restore_counts_against_the_crews_an_address_may_start_while_it_runs(tmp_path, known, monkeypatch):
+    """Issue 45, item 2: restores still in flight counted nothing, so one address could start any
+    number at once. A restore counts from the moment it starts; a refused file gives it back."""
+    app, known_client, crew_url = known
+    export = known_client.get(crew_url + "history/export.json").get_data()
+    limited = create_app({"DATABASE": str(tmp_path / "l.db"), "SECRET_KEY": "k", "WTF_CSRF_ENABLED": False,
+                          "CREW_LIMIT": "1 per hour"})
+    client = limited.test_client()
+    busy = {"REMOTE_ADDR": "10.0.0.9"}
+    # A refused file counts nothing: the address may still start its one crew after it.
+    refused = client.post("/restore", data=_upload(b"not json"), content_type=MULTIPART, environ_base=busy)
+    assert refused.status_code == 422
+    import services.transfer as transfer_service
+    real_restore, during = transfer_service.restore, []
+
+    def restore_while_another_starts(content):
+        # While this restore runs, the same address tries a second one and a new crew.
+        during.append(client.post("/restore", data=_upload(export), content_type=MULTIPART, environ_base=busy).status_code)
+        during.append(client.post("/crews", data={"name": "Meanwhile"}, environ_base=busy).status_code)
+        return real_restore(content)
+
+    monkeypatch.setattr(transfer_service, "restore", restore_while_another_starts)
+    response = client.post("/restore", data=_upload(export), content_type=MULTIPART, environ_base=busy)
+    assert response.status_code == 303
+    assert during == [429, 429]
+    with limited.app_context():
+        from store import get_db
+        assert get_db().execute("SELECT count(*) FROM crews").fetchone()[0] == 1

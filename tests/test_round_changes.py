@@ -102,12 +102,16 @@ def test_an_older_export_restores_with_the_same_lines(app, client, table):
     restored = connect(app.config["DATABASE"])
     game_id = restored.execute("SELECT max(id) FROM games").fetchone()[0]
     base = f"{crew_url}games/{game_id}/rounds/"
-    assert _lines(client, base + "1") == LINES
+    # Each line reads as it was written: the same as the page's own words but for a correction,
+    # which the old words give seat by seat.
+    assert _lines(client, base + "1") == [*LINES[:3], "corrected · −15 · 0 · 0 · 0 → 40 · 0 · 0 · 0"
+                                          " · by the table's shared phone (revision 2)"]
     assert _lines(client, base + "2")[1] == f"saved · {FIRST_RELEASE} · by the table's shared phone"
+    # The words are kept as they are, not read back as facts: the next export carries them again.
     again = export_of(client, crew_url)["games"][0]["rounds"]
-    assert [entry.get("copied_from") for entry in again] == [None, 1, None]
+    assert [entry.get("copied_from") for entry in again] == [None, None, None]
     assert [change["detail"] for entry in again for change in entry["changes"]] == [
-        "", "", "", "", "", FIRST_RELEASE]
+        change["detail"] for entry in rounds for change in entry["changes"]]
 
 
 # --- A run of the same step counts itself (`round_changes.times`, m0015), the page words it ----------
@@ -212,5 +216,5 @@ def test_an_older_export_restores_its_runs_counted(app, client, table):
     assert _run_lines(client, base + "2") == [f"redeal · {ODD_COUNT}" + SHARED]
     again = {entry["number"]: entry for entry in export_of(client, crew_url)["games"][0]["rounds"]
              if entry["status"] == "scored"}
-    assert [(change["action"], change["detail"], change.get("times")) for change in again[1]["changes"]
-            if change["action"] in RUNS] == [(action, detail, times) for action, (detail, times, _, _) in RUNS.items()]
+    assert [(change["action"], change["detail"], change.get("times", 1)) for change in again[1]["changes"]
+            if change["action"] in RUNS] == [(action, words, 1) for action, (_, _, _, words) in RUNS.items()]

@@ -126,15 +126,22 @@ def passphrase_refusal(typed):
     return 403, "That is not this server's passphrase."
 
 
-def new_crew_allowed(count=True):
-    """Whether this address may start (or restore) one more crew now (CREW_LIMIT); each call
-    that says yes counts one, unless `count` is False (a restore looks first and counts with
-    `count_new_crew` once its file is stored: a refused file starts no crew)."""
-    return _allowance("CREW_LIMIT", test_only=not count)
+def new_crew_allowed():
+    """Whether this address may start one more crew now (CREW_LIMIT); a yes counts one."""
+    return _allowance("CREW_LIMIT")
 
 
-def count_new_crew():
-    _allowance("CREW_LIMIT")
+def reserve_new_crew():
+    """A restore counts as a new crew from the moment it starts, so restores still running count
+    against the address's allowance: a reservation (give it back with `release_new_crew` when the
+    file is refused and starts no crew), or None when the allowance is used up."""
+    allowances = current_app.extensions["orchard_limits"]
+    return allowances.reserve("CREW_LIMIT", current_app.config["CREW_LIMIT"], _address())
+
+
+def release_new_crew(reservation):
+    allowances = current_app.extensions["orchard_limits"]
+    allowances.release("CREW_LIMIT", current_app.config["CREW_LIMIT"], _address(), reservation)
 
 
 TOO_MANY_CREWS = "This address has started many crews lately: wait a while before starting another."

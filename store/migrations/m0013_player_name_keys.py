@@ -1,8 +1,26 @@
-"""m0013: every player's name key, the one rule for "the same name" (`scoring.names`)."""
-from scoring import NAME_MAX
-from scoring import names as name_rule
+"""m0013: every player's name key, the one rule for "the same name" (`scoring.names`).
+
+A migration stands alone: the name rule it applied is copied in below, as it was then, so a later
+change to `scoring.names` does not change what this step does to an old database."""
+import unicodedata
 
 from . import migrations
+
+NAME_MAX = 40
+
+
+def _clean(raw):
+    return " ".join(unicodedata.normalize("NFC", raw).split()) if isinstance(raw, str) else ""
+
+
+def _key(name):
+    return unicodedata.normalize("NFC", _clean(name).casefold())
+
+
+def _problem(name):
+    """Not None when the cleaned text holds a control or format character (all `_allowed` asks)."""
+    return "control" if any(unicodedata.category(ch).startswith("C") for ch in name) else None
+
 
 
 @migrations()
@@ -17,26 +35,26 @@ def m0013_player_name_keys(db):
     db.execute("DROP INDEX IF EXISTS idx_players_crew_name")
     players = [(player_id, crew_id, _allowed(stored)) for player_id, crew_id, stored
                in db.execute("SELECT id, crew_id, name FROM players ORDER BY crew_id, id").fetchall()]
-    taken = {(crew_id, name_rule.key(name)) for _, crew_id, name in players}  # a new "(2)" avoids them all
+    taken = {(crew_id, _key(name)) for _, crew_id, name in players}  # a new "(2)" avoids them all
     kept = {}  # (crew, key) -> the player that keeps it
     for player_id, crew_id, name in players:
-        first = kept.get((crew_id, name_rule.key(name)))
+        first = kept.get((crew_id, _key(name)))
         if first is not None and not _met(db, first, player_id):
             _fold(db, crew_id, first, player_id)
             continue
         if first is not None:
             name = _numbered(name, crew_id, taken)
-            taken.add((crew_id, name_rule.key(name)))
-        kept.setdefault((crew_id, name_rule.key(name)), player_id)
-        db.execute("UPDATE players SET name = ?, name_key = ? WHERE id = ?", [name, name_rule.key(name), player_id])
+            taken.add((crew_id, _key(name)))
+        kept.setdefault((crew_id, _key(name)), player_id)
+        db.execute("UPDATE players SET name = ?, name_key = ? WHERE id = ?", [name, _key(name), player_id])
     db.execute("CREATE UNIQUE INDEX idx_players_crew_key ON players (crew_id, name_key)")
 
 
 def _allowed(stored):
     """A stored name as the rule allows it: control characters (which a club night's list once let
     in) dropped, cut to NAME_MAX."""
-    name = name_rule.clean("".join(ch for ch in name_rule.clean(stored) if name_rule.problem(ch) is None))
-    return name_rule.clean(name[:NAME_MAX]) or "Player"
+    name = _clean("".join(ch for ch in _clean(stored) if _problem(ch) is None))
+    return _clean(name[:NAME_MAX]) or "Player"
 
 
 def _met(db, a, b):
@@ -60,7 +78,7 @@ def _numbered(name, crew_id, taken):
     number = 2
     while True:
         suffix = f" ({number})"
-        candidate = name_rule.clean(name[:NAME_MAX - len(suffix)]) + suffix
-        if (crew_id, name_rule.key(candidate)) not in taken:
+        candidate = _clean(name[:NAME_MAX - len(suffix)]) + suffix
+        if (crew_id, _key(candidate)) not in taken:
             return candidate
         number += 1

@@ -82,16 +82,17 @@ def restore_create():
         status, message = refusal
         form.passphrase.errors = [message]
         return render("history/restore.html", "restore_form", status=status, form=form, crew=None)
-    if valid and not security.new_crew_allowed(count=False):
-        form.file.errors.append(security.TOO_MANY_CREWS)
-        return render("history/restore.html", "restore_form", status=429, form=form, crew=None)
     if valid:
+        reservation = security.reserve_new_crew()
+        if reservation is None:
+            form.file.errors.append(security.TOO_MANY_CREWS)
+            return render("history/restore.html", "restore_form", status=429, form=form, crew=None)
         try:
             crew = transfer_service.restore(form.file.data.read())
         except Refused as refused:
+            security.release_new_crew(reservation)  # a refused file starts no crew
             form.file.errors.append(refused.sentence)
         else:
-            security.count_new_crew()
             games = crew["games"]
             flash(f"{crew['name']} is restored with {games} game{'' if games == 1 else 's'}, "
                   "at a new link of its own. Bookmark it or show the QR code on the crew page.")
