@@ -19,6 +19,7 @@ import store
 from scoring import MAX_BID, PLAYERS, RANKS, format_points, parse_cards, rank_name
 from scoring.cards import a_rank
 from services import health
+from web.colours import game_colours
 from web import access, assets, club_nights, crews, games, history, rounds, seat_repair, security, static_files, tools
 from web.render import render_error
 from web.club_night_changes import night_change_words
@@ -141,6 +142,8 @@ def create_app(test_config=None):
         TRUSTED_PROXY=settings.read("ORCHARD_TRUSTED_PROXY"),
         # Seconds between a live page's polls (the browser tests poll faster, to wait less).
         POLL_SECONDS=3,
+        # How long a finished hand's target and score stay in view before the next hand opens.
+        MOVE_ON_SECONDS=1.2,
     )
     if test_config:
         app.config.update(test_config)
@@ -227,11 +230,13 @@ def create_app(test_config=None):
     app.add_template_global(PLAYERS, "seats")
     app.add_template_global(MAX_BID, "max_bid")
     app.add_template_global(csrf_field)
+    app.add_template_global(game_colours)
 
     @app.context_processor
     def htmx_context():
         return {"is_htmx": request.headers.get("HX-Request") == "true",
-                "poll_every": f"every {app.config['POLL_SECONDS']}s"}
+                "poll_every": f"every {app.config['POLL_SECONDS']}s",
+                "move_on_ms": round(app.config["MOVE_ON_SECONDS"] * 1000)}
 
     return app
 

@@ -7,7 +7,7 @@ import re
 
 from playwright.sync_api import expect
 
-from support.browser import PHONE, Orchard
+from support.browser import PHONE, Orchard, close_phone
 from support.club_nights import night_of, play_round
 from support.organiser import MOVE_LIMIT, measured_tap
 
@@ -92,5 +92,5 @@ def organiser_night(browser, base, app, counter):
         expect(page.locator("#stage h2")).to_have_text("The night is over")
         step("finish")
     counter.typing = typing  # the names typed are the night's, counted here: not a round's
-    context.close()
+    close_phone(context)
     return night

@@ -46,7 +46,7 @@ from app import create_app
 from scoring import DECK, SUITS
 from scoring import quick_counts as scoring_quick_counts
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the drivers in tests/support/
-from support.browser import CHROMIUM, CHROMIUM_ARGS, PHONE, SCOREBOARD_URL, Orchard, htmx_settled
+from support.browser import CHROMIUM, CHROMIUM_ARGS, PHONE, SCOREBOARD_URL, Orchard, close_phone, htmx_settled
 from night_taps import organiser_night  # the organiser's taps on a club night
 
 # quick and exact: the median round (an exact round's own facts alone take more than 40 taps when its
@@ -220,7 +220,7 @@ def one_phone(browser, base, counter, mode, rounds):
         phone.save(number)
         taps.append((counter.by_page[id(page)], counter.kinds[id(page)]))
         expect(page).to_have_url(SCOREBOARD_URL)
-    context.close()
+    close_phone(context)
     return taps
 
 
@@ -259,7 +259,7 @@ def seat_mode(browser, base, counter, rounds):
             expect(phone.page.locator("#totals-after .ok")).to_be_visible()
         results.append([(counter.by_page[id(phone.page)], counter.kinds[id(phone.page)]) for phone in phones])
     for context, _ in made:
-        context.close()
+        close_phone(context)
     return results
 
 

@@ -87,10 +87,6 @@
       if (event.detail.elt.matches("form.target-picker")) {
         event.detail.elt.classList.toggle("refused", xhr.status >= 400 && xhr.status < 500);
       }
-      // A tap that went through makes older refusals on this hand stale.
-      if (xhr.status < 300) {
-        document.querySelectorAll("#hand-panel .tap-msg").forEach(function (p) { p.textContent = ""; });
-      }
     }
     if (xhr.status >= 500) {
       say("Something went wrong on the server, so that last step may not be saved. Reload the page to see what is stored.");
@@ -146,15 +142,6 @@
     elt.addEventListener("htmx:beforeOnLoad", dropIfGone);
   });
 
-  // A step that folds away (the saved bid) hands the focus to its one-line summary, without
-  // scrolling the page to it.
-  document.addEventListener("htmx:afterSettle", function () {
-    var elt = document.querySelector("[data-focus]");
-    if (!elt) return;
-    elt.removeAttribute("data-focus");
-    elt.focus({ preventScroll: true });
-  });
-
   // A tap's answer never moves the control tapped: a region above it that grew or shrank (a redeal
   // counts the redeals above its button) is scrolled away. A refusal's sentence is said next to its
   // control and in view: never under the bar at the bottom or the player tabs at the top (a row
@@ -163,6 +150,11 @@
 
   document.addEventListener("htmx:beforeSwap", function (event) {
     var elt = event.detail.elt;
+    // A tap that went through makes older refusals on this hand stale (cleared before its own
+    // answer is swapped in, which may say something new).
+    if (isTap(elt) && event.detail.xhr.status < 300) {
+      document.querySelectorAll("#hand-panel .tap-msg").forEach(function (p) { p.textContent = ""; });
+    }
     held = null;
     if (!elt || isPoll(elt) || !elt.querySelector) return;
     var control = elt.id ? elt : elt.querySelector("button[id]");
@@ -185,10 +177,9 @@
     var keep = held;
     held = null;
     if (!xhr || xhr.status === 0 || isPoll(event.detail.elt)) return;
-    // The whole round drawn again (saved, replaced) or the next hand opened: a new view, not a move.
-    // (A refusal puts its control back where it was; a stale view's notice above it is left to show.)
-    if (keep && xhr.status < 300 && !xhr.getResponseHeader("HX-Retarget") &&
-        !xhr.getResponseHeader("HX-Trigger-After-Settle")) {
+    // The whole round drawn again (saved, replaced): a new view, not a move. (A refusal puts its
+    // control back where it was; a stale view's notice above it is left to show.)
+    if (keep && xhr.status < 300 && !xhr.getResponseHeader("HX-Retarget")) {
       var now = document.getElementById(keep[0]);
       if (now && now.getClientRects().length) window.scrollBy(0, now.getBoundingClientRect().top - keep[1]);
     }
@@ -199,11 +190,37 @@
     }
   });
 
-  // The next hand opened by itself (the hand before it got its target): bring its top into view,
-  // under the player tabs, when the player had scrolled past it.
-  document.addEventListener("orchard:hand-opened", function () {
-    var hands = document.getElementById("step-hands");
-    if (hands && hands.getBoundingClientRect().top < 0) hands.scrollIntoView({ block: "start" });
+  // A hand's first target, once its pile is in, finishes it: the answer shows the target and the
+  // score where the tap was made, and the next hand opens a moment later (the panel is marked
+  // `moving-on` meanwhile). Another tap on the hand or a tab first keeps the player where they are.
+  // The new hand's top is brought into view, under the player tabs, if the player had scrolled past.
+  var moveOn = null;
+  function stopMovingOn() {
+    // Kept where they are: the sentence saying the next hand opens is no longer true.
+    clearTimeout(moveOn);
+    moveOn = null;
+    document.querySelectorAll("#hand-panel.moving-on .tap-msg").forEach(function (msg) { msg.textContent = ""; });
+    var panel = document.getElementById("hand-panel");
+    if (panel) panel.classList.remove("moving-on");
+  }
+  document.addEventListener("orchard:move-on", function (event) {
+    var panel = document.getElementById("hand-panel");
+    if (!panel) return;
+    stopMovingOn();
+    panel.classList.add("moving-on");
+    moveOn = setTimeout(function () {
+      moveOn = null;
+      htmx.ajax("GET", event.detail.url, { source: panel, swap: "none" }).finally(function () {
+        var now = document.getElementById("hand-panel");
+        if (now) now.classList.remove("moving-on");
+        var hands = document.getElementById("step-hands");
+        if (hands && hands.getBoundingClientRect().top < 0) hands.scrollIntoView({ block: "start" });
+      });
+    }, Number(panel.dataset.moveOnMs) || 0);
+  });
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail.elt;
+    if (moveOn && elt && elt.closest && elt.closest("#hand-panel, #tabs")) stopMovingOn();
   });
 
   // A poll that redraws a region above the screen (another phone saved the bid, and this phone's

@@ -38,7 +38,10 @@ def game(crew_id, game_id):
         " (SELECT json_group_object(seat, json_object('game_id', game_id, 'seat', seat,"
         "  'device', device, 'claimed', claimed, 'seen', seen)) FROM seat_claims"
         "  WHERE seat_claims.game_id = games.id) AS _claims,"
-        " (SELECT json_group_array(seat) FROM seats WHERE seats.game_id = games.id AND seats.won) AS _winners"
+        " (SELECT json_group_array(seat) FROM seats WHERE seats.game_id = games.id AND seats.won) AS _winners,"
+        " (SELECT json_group_object(seats.seat, (SELECT count(*) FROM players AS earlier"
+        "   WHERE earlier.crew_id = games.crew_id AND earlier.id < seats.player_id))"
+        "  FROM seats WHERE seats.game_id = games.id) AS _joined"
         " FROM games WHERE id = ? AND crew_id = ?", [game_id, crew_id]))
     if not rows:
         return None
@@ -47,6 +50,8 @@ def game(crew_id, game_id):
     found["names"] = [names[seat] for seat in sorted(names, key=int)]
     found["claims"] = {int(seat): claim for seat, claim in json.loads(found.pop("_claims") or "{}").items()}
     found["winners"] = sorted(json.loads(found.pop("_winners")))
+    joined = json.loads(found.pop("_joined") or "{}")
+    found["joined"] = [joined[seat] for seat in sorted(joined, key=int)]  # each seat's player's place in the crew
     return found
 
 

@@ -159,11 +159,15 @@ def _next_revision(db, game_id, number):
 
 
 def last_modes(db, game_id):
-    """How each seat entered its hand in the game's last saved round (quick or exact), or None
-    before the first: a table that enters card by card keeps doing so."""
+    """How each seat's player last entered a hand (quick or exact), in this game or an earlier one
+    of the crew, or None for a player who never has: a player who enters card by card keeps doing so
+    until they change it."""
     rows = db.execute(
-        "SELECT hands.mode FROM hands WHERE round_id = (SELECT id FROM rounds WHERE game_id = ?"
-        " AND status = 'scored' ORDER BY number DESC LIMIT 1) ORDER BY seat", [game_id]).fetchall()
+        "SELECT (SELECT coalesce(hands.mode, rounds.mode) FROM seats AS theirs"
+        "  JOIN rounds ON rounds.game_id = theirs.game_id AND rounds.status = 'scored'"
+        "  JOIN hands ON hands.round_id = rounds.id AND hands.seat = theirs.seat"
+        "  WHERE theirs.player_id = seats.player_id ORDER BY rounds.id DESC LIMIT 1)"
+        " FROM seats WHERE seats.game_id = ? ORDER BY seats.seat", [game_id]).fetchall()
     return [row[0] for row in rows] or None
 
 
@@ -178,7 +182,7 @@ def start(db, game_id, number, dealer, mode="quick", by=None, modes=None):
     round_id = cursor.lastrowid
     for seat in range(PLAYERS):
         db.execute("INSERT INTO hands (round_id, seat, mode) VALUES (?, ?, ?)",
-                   [round_id, seat, modes[seat] if modes else mode])
+                   [round_id, seat, (modes and modes[seat]) or mode])
     log(db, round_id, "started", by=by)
     touch(db, round_id)
     return round_id

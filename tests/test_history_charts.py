@@ -24,7 +24,7 @@ def test_running_totals_chart_has_a_line_per_player_and_the_goal():
         "Running totals over 3 rounds, goal 100. After the last round: Ann 135, Ben 95, Dan 65, Cleo 25.")
     lines = root.findall(f".//{NS}g[@class]")
     series = [g for g in lines if g.get("class").startswith("series ")]
-    assert [g.get("class") for g in series] == [f"series series-{seat} seat-{seat}" for seat in range(4)]
+    assert [g.get("class") for g in series] == [f"series series-{seat} colour-{seat}" for seat in range(4)]
     # Four rounds of points each (0 before round 1), and a marker shape per player.
     assert [len(g.find(f"{NS}polyline").get("points").split()) for g in series] == [4, 4, 4, 4]
     shapes = [g[1].tag.replace(NS, "") for g in series]

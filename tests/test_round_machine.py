@@ -2,7 +2,8 @@
 each with its own cookies, any of them holding a seat or entering for the table, tapping any
 control in any order: the bid's choices, quick or exact entry, targets, cards, counts, whole hands
 (some cards forgotten), "the rest", "all in" and "not done", tabs, polls, a redeal, a save (from
-a fresh or an old page), seats taken, moved and left, and the next round.
+a fresh or an old page), seats taken, moved and left, taps held offline and sent again by a reload
+(once, or twice when an answer is lost: `support.round_reloads`), and the next round.
 
 Here the phones' taps are the model: what each tap that was accepted (200) entered. After every
 step:
@@ -33,6 +34,7 @@ from store import rounds as round_store
 from store import seats as seat_store
 from support.apps import make_app
 from support.round_corrections import CorrectionSteps
+from support.round_reloads import ReloadSteps
 from support.html_text import field_value, poll_url, select
 from support.round_secrets import leaks, remaining, rest_problems
 from support.table import Table
@@ -60,7 +62,7 @@ def _blank(mode):
     return {"mode": mode, "target": None, "won": [], "counts": {}, "done": False}
 
 
-class RoundMachine(CorrectionSteps, RuleBasedStateMachine):
+class RoundMachine(CorrectionSteps, ReloadSteps, RuleBasedStateMachine):
     def __init__(self):
         super().__init__()
         self.folder = tempfile.mkdtemp(prefix="orchard-round-machine-")

@@ -395,3 +395,4 @@ def test_a_page_left_on_the_last_saved_round_follows_the_table_and_an_older_one_
     assert "Ann wins!" in text_of(client.get(table.game_url))
     assert poll(second).headers["HX-Redirect"] == table.game_url
     assert poll(first).headers.get("HX-Redirect") is None  # round 1 is not the last: it stays
+

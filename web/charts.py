@@ -24,7 +24,7 @@ class Series:
     name: str
     values: tuple
     highlighted: tuple = ()  # x positions drawn with a filled marker (e.g. games won)
-    seat: int | None = None  # a game's line: the seat's colour class, as on the scoreboard
+    colour: int | None = None  # a game's line: the player's colour (web/colours.py), as on the scoreboard
 
 
 @dataclass(frozen=True)
@@ -104,7 +104,8 @@ def line_chart(series, x_labels, *, title, description, references=(), chart_id=
         )
     ends = []
     for index, s in enumerate(series):
-        style = f"series-{index % SERIES_STYLES}" + (f" seat-{s.seat}" if s.seat is not None else "")
+        kind = index if s.colour is None else s.colour  # a player's line: their colour, dash and marker
+        style = f"series-{kind % SERIES_STYLES}" + (f" colour-{s.colour}" if s.colour is not None else "")
         drawn = [(i, v) for i, v in enumerate(s.values) if v is not None]
         if not drawn:
             continue
@@ -113,12 +114,12 @@ def line_chart(series, x_labels, *, title, description, references=(), chart_id=
         parts.append(f'<polyline points="{line}"/>')
         for i, v in drawn:
             filled = " filled" if i in s.highlighted else ""
-            parts.append(_marker(index % SERIES_STYLES, x_at(i), y_at(v), filled))
+            parts.append(_marker(kind % SERIES_STYLES, x_at(i), y_at(v), filled))
         parts.append("</g>")
-        ends.append([y_at(drawn[-1][1]), index, s.name, x_at(drawn[-1][0])])
-    for y, index, name, x in _spread(ends):
+        ends.append([y_at(drawn[-1][1]), style, s.name, x_at(drawn[-1][0])])
+    for y, style, name, x in _spread(ends):
         short = name if len(name) <= LABEL_CHARS else name[: LABEL_CHARS - 1] + "…"
-        parts.append(_text(f"end-label series-{index % SERIES_STYLES}", x + 8, y + 4, short))
+        parts.append(_text(f"end-label {style}", x + 8, y + 4, short))
     parts.append("</svg>")
     return "".join(parts)
 
@@ -162,10 +163,12 @@ def _spread(ends):
     return ends
 
 
-def running_totals_chart(names, running, goal, chart_id="game-chart"):
-    """Each player's total after every round of a game (from 0 before round 1), with the goal."""
+def running_totals_chart(names, running, goal, colours=None, chart_id="game-chart"):
+    """Each player's total after every round of a game (from 0 before round 1), with the goal, each
+    line in its player's colour (`colours`, by seat; by seat when None)."""
     rounds = len(running)
-    series = [Series(name, tuple([0] + [totals[seat] for totals in running]), seat=seat)
+    colours = colours or range(len(names))
+    series = [Series(name, tuple([0] + [totals[seat] for totals in running]), colour=colours[seat])
               for seat, name in enumerate(names)]
     every = 1 if rounds <= 12 else 2 if rounds <= 24 else 5
     # Every round, or every 2nd or 5th in a long game; the last always, so none crowd it.

@@ -7,7 +7,7 @@ from playwright.sync_api import sync_playwright
 
 from app import create_app
 from support.loopback import in_a_thread
-from support.browser import CHROMIUM, CHROMIUM_ARGS, POLL_SECONDS, Orchard, new_phone, watched_page
+from support.browser import CHROMIUM, CHROMIUM_ARGS, POLL_SECONDS, MOVE_ON_SECONDS, Orchard, new_phone, watched_page, close_phone
 
 HERE = Path(__file__).resolve().parent
 
@@ -27,14 +27,15 @@ def browser():
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield browser
         for context in browser.contexts:  # one a failed test left open goes first, on its own
-            context.close()
+            close_phone(context)
         browser.close()
 
 
 @pytest.fixture
 def server(tmp_path):
     """The app on a free loopback port, with its own database; yields the base URL."""
-    app = create_app({"DATABASE": str(tmp_path / "orchard.db"), "SECRET_KEY": "browser-tests", "POLL_SECONDS": POLL_SECONDS})
+    app = create_app({"DATABASE": str(tmp_path / "orchard.db"), "SECRET_KEY": "browser-tests", "POLL_SECONDS": POLL_SECONDS,
+                      "MOVE_ON_SECONDS": MOVE_ON_SECONDS})
     with in_a_thread(app) as base:
         yield base
 
@@ -47,7 +48,7 @@ def phone(browser, server):
     keep the server's thread alive for the whole 5 s join timeout."""
     context = new_phone(browser)
     yield context
-    context.close()
+    close_phone(context)
 
 
 @pytest.fixture
@@ -63,7 +64,7 @@ def other_phone(browser, server):
     context = new_phone(browser)
     page, errors = watched_page(context)
     yield Orchard(page, server)
-    context.close()
+    close_phone(context)
     assert not errors, f"JavaScript errors on the second phone: {errors}"
 
 

@@ -6,7 +6,7 @@ import re
 from playwright.sync_api import expect
 
 from support.apps import make_app
-from support.browser import ARTIFACTS
+from support.browser import ARTIFACTS, close_phone
 from support.club_nights import new_night
 from support.loopback import in_a_thread
 from support.table import Table
@@ -67,4 +67,4 @@ def test_two_hundred_players_are_all_shown_within_one_round_of_pages_in_type_rea
         assert count * PAGE_MS / 1000 <= 120, f"one round of the pages takes {count * PAGE_MS / 1000:.0f} s"
         print(f"{count} pages of {len(seen) / count:.0f} rows, a round of {count * PAGE_MS / 1000:.0f} s")
         assert errors == []
-        context.close()
+        close_phone(context)

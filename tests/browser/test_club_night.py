@@ -5,7 +5,7 @@ import re
 
 from playwright.sync_api import expect
 
-from support.browser import Orchard, assert_fits_phone, new_phone, shoot, small_tap_targets, watched_page
+from support.browser import Orchard, assert_fits_phone, new_phone, shoot, small_tap_targets, watched_page, close_phone
 
 NINE = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy"]
 # A hand per seat, scored by hand from the rule book (section 2): target A♠ with two Aces won is
@@ -143,7 +143,7 @@ def test_nine_players_three_stages_two_tables_and_a_live_leaderboard(browser, se
     assert_fits_phone(watcher)
     assert watcher_errors == [] and big_errors == [] and [errors for _, errors in watched] == [[], []]
     for context in [*contexts, big_context]:
-        context.close()
+        close_phone(context)
 
 
 def test_the_crews_players_are_tapped_in_for_the_next_night(server, page):

@@ -7,7 +7,7 @@ from urllib.parse import urldefrag
 
 from playwright.sync_api import expect
 
-from support.browser import SCOREBOARD_URL, htmx_settled
+from support.browser import SCOREBOARD_URL, htmx_settled, close_phone
 
 # Every document reports its violations to Python the moment they happen (the binding survives
 # navigations; the listener is installed before any page script runs). Once Python has the
@@ -128,7 +128,7 @@ def test_a_whole_game_and_every_page_keep_to_the_policy(page, orchard, server):
         other.wait_for_url(re.compile(r"/rounds/2$"))
     htmx_settled(page)
     expect(page.get_by_role("button", name="Continue round 2")).to_be_visible()
-    other.close()
+    close_phone(other)
 
     # --- Round 2 ends the game ------------------------------------------------------------------
     page.get_by_role("button", name="Continue round 2").click()

@@ -3,7 +3,7 @@
 import pytest
 from playwright.sync_api import expect
 
-from support.browser import NAMES, Orchard, shoot
+from support.browser import NAMES, Orchard, shoot, close_phone
 
 TARGETS = ["4S", "2S", "3S", "5S"]
 PILES = [{"4": 3, "K": 4}, {"2": 2}, {"3": 3}, {"5": 1}]
@@ -24,7 +24,7 @@ def four_phones(browser, server):
         pages.append(page)
     yield pages
     for context in contexts:
-        context.close()
+        close_phone(context)
 
 
 def test_four_phones_play_a_round_in_seat_mode(four_phones, server):

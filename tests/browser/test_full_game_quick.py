@@ -61,13 +61,16 @@ def test_full_game_in_quick_mode_to_the_winner_screen(page, orchard):
     expect(who).to_have_text(["Ann", "Ben"])
     orchard.bid(1, 2, "S")
     expect(page.locator("#step-bid .trump")).to_have_text("Trump ♠ · Ben won with Two Spades and leads.")
-    # Once saved, the bid form folds away behind its summary, which offers to change it.
+    # Once saved, the bid form stays open under the thumb, saying so; its summary folds it away.
     change = page.locator("#bid-summary")
     expect(change.locator(".change")).to_have_text("Change")
+    expect(page.locator("#bid-details")).to_have_attribute("open", "")
+    expect(page.locator("#bid-details .hint")).to_have_text("Saved ✓ A new choice changes it at once.")
+    change.tap()
     expect(page.locator("#bid-details")).not_to_have_attribute("open", "")
     expect(page.get_by_role("button", name="Everyone passed: redeal")).to_be_hidden()
     change.tap()
-    expect(page.locator("#bid-details .hint")).to_have_text("A new choice changes the bid at once.")
+    expect(page.locator("#bid-details .hint")).to_have_text("Saved ✓ A new choice changes it at once.")
     expect(page.get_by_role("radio", name="Ben", exact=True)).to_be_checked()
     expect(page.locator("#number-2")).to_be_checked()
     expect(page.locator("#step-bid input[name=number]:checked")).to_have_count(1)

@@ -5,7 +5,7 @@ import re
 
 from playwright.sync_api import expect
 
-from support.browser import new_phone, watched_page
+from support.browser import new_phone, watched_page, close_phone
 
 
 def test_the_keyboards_go_moves_to_the_next_name(page, orchard):
@@ -47,4 +47,4 @@ def test_a_phone_brought_to_the_table_is_asked_which_one_it_is_first(browser, se
     expect(other.locator("section.seats h2")).to_have_text("Phones at the table")
     assert other.locator("section.seats").bounding_box()["y"] > other.locator(".totals").bounding_box()["y"]
     assert errors == []
-    context.close()
+    close_phone(context)

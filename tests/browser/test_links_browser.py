@@ -4,7 +4,7 @@ import re
 
 from playwright.sync_api import expect
 
-from support.browser import Orchard, assert_fits_phone, new_phone, shoot, watched_page
+from support.browser import Orchard, assert_fits_phone, new_phone, shoot, watched_page, close_phone
 
 
 def test_a_phone_brought_to_the_table_plays_its_game_and_no_more(browser, server, page, orchard):
@@ -44,4 +44,4 @@ def test_a_phone_brought_to_the_table_plays_its_game_and_no_more(browser, server
     expect(links.get_by_role("status")).to_contain_text("That link was replaced")
     assert other.goto(table_link).status == 404
     assert errors == []
-    context.close()
+    close_phone(context)

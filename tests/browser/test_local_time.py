@@ -4,7 +4,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from support.browser import Orchard, new_phone
+from support.browser import Orchard, new_phone, close_phone
 
 PHONE_ZONE = "Pacific/Auckland"  # 12 or 13 hours from the UTC the stamps are stored in
 
@@ -13,7 +13,7 @@ PHONE_ZONE = "Pacific/Auckland"  # 12 or 13 hours from the UTC the stamps are st
 def far_away_page(browser, server):
     context = new_phone(browser, timezone_id=PHONE_ZONE, locale="en-GB")
     yield context.new_page()
-    context.close()
+    close_phone(context)
 
 
 def test_a_game_start_time_in_history_is_the_phones_local_time(far_away_page, server):

@@ -4,7 +4,7 @@ counts are stored, and the hand's version rose by exactly as many taps."""
 import pytest
 from playwright.sync_api import Error, expect
 
-from support.browser import PHONE, SMALL_PHONE, Orchard, new_phone, watched_page
+from support.browser import PHONE, SMALL_PHONE, Orchard, new_phone, watched_page, close_phone
 
 TAPS = [("3", 2), ("9", 2), ("J", 3), ("A", 2)]
 
@@ -42,4 +42,4 @@ def test_taps_made_offline_are_sent_once_after_a_reload(browser, server, size):
     expect(page.locator("#hand-version")).to_have_value(str(version + len(TAPS)))
     assert page.evaluate("localStorage.getItem('orchard-unsent')") == "{}"
     assert errors == []
-    context.close()
+    close_phone(context)

@@ -35,24 +35,28 @@ def test_a_player_has_one_colour_and_shape_everywhere(page, orchard):
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)
         page.goto(scoreboard + "/rounds/1")
-        tabs = [mark(page.locator(f"#tab-{seat}.seat-{seat}")) for seat in range(1, 4)]  # tab 0 is current
+        tabs = [mark(page.locator(f"#tab-{seat}.colour-{seat}")) for seat in range(1, 4)]  # tab 0 is current
         page.goto(scoreboard)
-        cards = [mark(page.locator(f".total-card.seat-{seat}")) for seat in range(4)]
+        cards = [mark(page.locator(f".total-card.colour-{seat}")) for seat in range(4)]
         assert [shape for _, shape in cards] == SHAPES
         assert len({colour for colour, _ in cards}) == 4
         assert tabs == cards[1:]
         for seat, name in enumerate(orchard.names):
-            expect(page.locator(f".total-card.seat-{seat} .name")).to_have_text(re.compile(rf"^{name}"))
+            expect(page.locator(f".total-card.colour-{seat} .name")).to_have_text(re.compile(rf"^{name}"))
         panel = page.locator(".total-card").first.evaluate("el => getComputedStyle(el).backgroundColor")
         body = page.evaluate("getComputedStyle(document.body).backgroundColor")
-        for colour, _ in cards:
+        palette = page.evaluate("""() => [...Array(8).keys()].map(n => {
+            const el = document.createElement('span'); el.style.color = `var(--player-${n})`;
+            document.body.append(el); const colour = getComputedStyle(el).color; el.remove(); return colour; })""")
+        assert len(set(palette)) == 8 and [colour for colour, _ in cards] == palette[:4]
+        for colour in palette:  # every player colour a crew may use, not only these four
             assert contrast(colour, panel) >= 4.5 and contrast(colour, body) >= 4.5, (scheme, colour)
     page.emulate_media(color_scheme="light")
-    light = [mark(page.locator(f".total-card.seat-{seat}")) for seat in range(4)]
+    light = [mark(page.locator(f".total-card.colour-{seat}")) for seat in range(4)]
 
     page.goto(scoreboard + "/rounds/1")
     orchard.save(1)
-    table = [mark(page.locator(f"table.rounds thead th.seat-{seat}")) for seat in range(4)]
+    table = [mark(page.locator(f"table.rounds thead th.colour-{seat}")) for seat in range(4)]
     assert table == light
     shoot(page, "colours-01-scoreboard")
     shoot(page, "colours-01-scoreboard", dark=True)
@@ -60,12 +64,12 @@ def test_a_player_has_one_colour_and_shape_everywhere(page, orchard):
     # The game's history page: its standings, the chart's legend and its lines.
     page.goto(scoreboard.replace("/games/", "/history/games/"))
     for seat, name in enumerate(orchard.names):
-        expect(page.locator(f".final li.seat-{seat}")).to_contain_text(name)
-        assert mark(page.locator(f".final li.seat-{seat}")) == light[seat]
-        line = page.locator(f"svg.chart .series.seat-{seat}")
+        expect(page.locator(f".final li.colour-{seat}")).to_contain_text(name)
+        assert mark(page.locator(f".final li.colour-{seat}")) == light[seat]
+        line = page.locator(f"svg.chart .series.colour-{seat}")
         expect(line).to_have_count(1)
         assert line.evaluate("el => getComputedStyle(el).color") == light[seat][0]
-        expect(page.locator(f".legend li.seat-{seat}")).to_have_text(name)
-        assert page.locator(f".legend li.seat-{seat}").evaluate("el => getComputedStyle(el).color") == light[seat][0]
+        expect(page.locator(f".legend li.colour-{seat}")).to_have_text(name)
+        assert page.locator(f".legend li.colour-{seat}").evaluate("el => getComputedStyle(el).color") == light[seat][0]
     shoot(page, "colours-02-history-game")
     shoot(page, "colours-02-history-game", dark=True)

@@ -7,7 +7,7 @@ import re
 
 from playwright.sync_api import expect
 
-from support.browser import ARTIFACTS, NAMES, Orchard
+from support.browser import ARTIFACTS, NAMES, Orchard, close_phone
 
 
 def shoot_screen(page, name):
@@ -160,7 +160,7 @@ def test_a_seated_phone_is_never_told_to_wait_for_itself(browser, server, page):
         check.evaluate("el => el.scrollIntoView()")
         shoot_screen(dan.page, "seat-mode-own-phone-check")
     finally:
-        dan_context.close()
+        close_phone(dan_context)
 
 
 def test_the_next_round_panel_starts_with_its_words(page, orchard):

@@ -247,10 +247,9 @@ def test_one_phones_mode_switch_leaves_the_other_hands_as_they_were(page, orchar
 def test_finished_steps_fold_and_a_players_tiles_are_in_view(page, orchard):
     open_round(orchard)
     orchard.bid(1, 2, "S")
-    expect(page.locator("#bid-details")).not_to_have_attribute("open", "")
     expect(page.locator("#bid-summary")).to_contain_text("Ben won with Two Spades")
-    assert focused_id(page) == "bid-summary"  # the folded step keeps the focus, not <body>
-    page.reload()
+    page.reload()  # a saved bid is folded to its one-line summary on a page drawn anew
+    expect(page.locator("#bid-details")).not_to_have_attribute("open", "")
     orchard.target(0, "10S")
     page.reload()  # a set target folds to its one-line summary too
     expect(page.locator("#target-step")).not_to_have_attribute("open", "")

@@ -6,7 +6,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from support.browser import NAMES, PHONE, Orchard
+from support.browser import NAMES, PHONE, Orchard, close_phone
 
 ANN_PILE = ["7D", "8D", "9D", "10D"]
 SUITS = {"D": "♦", "H": "♥", "C": "♣", "S": "♠"}
@@ -24,7 +24,7 @@ def phones(browser, server):
         orchards.append(Orchard(page, server))
     yield orchards
     for context in contexts:
-        context.close()
+        close_phone(context)
 
 
 def take_seat(phone, game_url, seat):

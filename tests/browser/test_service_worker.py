@@ -3,7 +3,7 @@ connection is the clear offline page (not the browser's error, not an old copy o
 and nothing of a crew is ever stored in its cache."""
 from playwright.sync_api import expect
 
-from support.browser import shoot
+from support.browser import shoot, close_phone
 
 READY = "navigator.serviceWorker.ready.then(r => r.scope)"
 CACHED_URLS = """async () => {
@@ -61,7 +61,7 @@ def test_a_score_changed_elsewhere_is_never_shown_from_an_old_copy(page, phone, 
     # Another phone saves a round while this one looks elsewhere.
     other = phone.new_page()
     other.goto(scoreboard)
-    other.close()
+    close_phone(other)
     orchard.enter_round_one()
     orchard.save(1)
     page.goto(server + "/rules")

@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from support.browser import NAMES, PHONE, SMALL_PHONE, Orchard, POLL_SECONDS, new_phone, watched_page
+from support.browser import NAMES, PHONE, SMALL_PHONE, Orchard, POLL_SECONDS, new_phone, watched_page, close_phone
 
 TARGETS = ["4S", "2S", "3S", "5S"]
 PILES = [{"4": 2}, {"2": 1}, {}, {}]  # Ann 40 (three 4s with her target), Ben −15, Cleo 0, Dan 0
@@ -72,4 +72,4 @@ def test_four_phones_follow_the_next_round_and_the_end_and_the_crew_is_never_loc
     expect(ann.page.locator(".winner h1")).to_have_text("Ann wins!")
     for context, (_, errors) in zip(contexts, watched):
         assert errors == []
-        context.close()
+        close_phone(context)

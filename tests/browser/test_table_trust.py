@@ -8,7 +8,7 @@ from contextlib import closing
 import pytest
 from playwright.sync_api import expect
 
-from support.browser import NAMES, PHONE, Orchard, watched_page
+from support.browser import NAMES, PHONE, Orchard, watched_page, close_phone
 
 JUMP_LIMIT = 40  # px a tap may move the page, at most
 
@@ -40,7 +40,7 @@ def phones(browser, server):
         orchards[-1].errors = errors
     yield orchards
     for context in contexts:
-        context.close()
+        close_phone(context)
     assert not problems, f"console errors: {problems}"
     assert not any(o.errors for o in orchards), [o.errors for o in orchards]
 
@@ -105,8 +105,9 @@ def test_a_bid_saved_on_another_phone_folds_this_phones_bid_form(phones):
     moved = abs(row.evaluate("el => el.getBoundingClientRect().top") - top)
     assert moved <= JUMP_LIMIT, f"the fold above moved the counts {moved} px"
     expect(two.page.get_by_role("button", name="Everyone passed: redeal")).to_be_hidden()
-    # A redeal on the first phone clears the bid on the second too.
-    one.page.locator("#bid-summary").tap()
+    # A redeal on the first phone (its bid form still open under the thumb) clears the bid on the
+    # second too.
+    expect(one.page.locator("#bid-details")).to_have_attribute("open", "")
     one.page.get_by_role("button", name="Everyone passed: redeal").tap()
     expect(two.page.locator("#bid-summary")).to_contain_text("Bid: who won it", timeout=10_000)
     expect(two.page.locator("#bid-details")).to_have_attribute("open", "")

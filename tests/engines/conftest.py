@@ -20,7 +20,7 @@ from selenium.webdriver.webkitgtk.service import Service as WebKitService
 
 from app import create_app
 from support.loopback import in_a_thread
-from support.browser import POLL_SECONDS
+from support.browser import MOVE_ON_SECONDS, POLL_SECONDS
 
 from .gate import Gate
 from .steps import EnginePhone
@@ -198,7 +198,8 @@ def database(tmp_path):
 @pytest.fixture
 def server(database):
     """The app on a free loopback port, with its own database; yields the base URL."""
-    app = create_app({"DATABASE": str(database), "SECRET_KEY": "engine-tests", "POLL_SECONDS": POLL_SECONDS})
+    app = create_app({"DATABASE": str(database), "SECRET_KEY": "engine-tests", "POLL_SECONDS": POLL_SECONDS,
+                      "MOVE_ON_SECONDS": MOVE_ON_SECONDS})
     with in_a_thread(app) as base:
         yield base
 

@@ -31,7 +31,7 @@ WATCH_ERRORS = """if (!window.orchardErrors) {
   window.addEventListener("unhandledrejection", function (e) { window.orchardErrors.push(String(e.reason)); });
 }"""
 SETTLED = ("return !!window.htmx && !document.querySelector("
-           "'.htmx-request, .htmx-swapping, .htmx-settling, .htmx-added')")
+           "'.htmx-request, .htmx-swapping, .htmx-settling, .htmx-added, .moving-on')")
 
 
 def card_label(code):

@@ -12,6 +12,9 @@ PHONE = {"width": 390, "height": 844}
 # The live pages poll every 3 s; the browser tests' servers poll every half second, so a test that
 # waits for another phone's change waits less (what a poll brings is the same).
 POLL_SECONDS = 0.5
+# A finished hand stays in view this long before the next opens (1.2 s for players): long enough
+# for a test to see it, short enough not to wait on it.
+MOVE_ON_SECONDS = 0.3
 CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -27,6 +30,18 @@ def new_phone(browser, viewport=PHONE, **options):
     context = browser.new_context(viewport=viewport, device_scale_factor=2, is_mobile=True, has_touch=True, **options)
     context.set_default_timeout(10_000)
     return context
+
+
+def close_phone(context):
+    """Close a phone's browser context once its pages are still: each is sent to about:blank first.
+    A page that a poll is moving on (a game just ended sends every phone to the winner) can keep
+    Chromium from ever answering the close, and the run waits for good."""
+    for page in context.pages:
+        try:
+            page.goto("about:blank", timeout=5_000)
+        except Exception:  # noqa: BLE001 - a page that will not go is closed all the same
+            pass
+    context.close()
 
 
 def watched_page(context):
@@ -97,7 +112,7 @@ def htmx_settled(page):
     """
     page.wait_for_function(
         "() => window.htmx && !document.querySelector("
-        "'.htmx-request, .htmx-swapping, .htmx-settling, .htmx-added')"
+        "'.htmx-request, .htmx-swapping, .htmx-settling, .htmx-added, .moving-on')"
     )
 
 

@@ -7,6 +7,8 @@ regions around its control (scores, the check, the player's tab) out of band and
 control as the player set it, so the page stays put; a refused tap swaps its control back as
 stored, out of band, with the reason next to it.
 """
+import json
+
 from flask import g, make_response, request, url_for
 
 from web.access import CREW, TABLE, allow
@@ -102,11 +104,12 @@ def hand_show(number, seat):
     return regions(view, "tabs", "hand")
 
 
-def _opened(view):
-    """The next hand's tab, opened by the first target of the hand before it: its controls, the tabs
-    and the check, and word to app.js to bring the new hand's top into view."""
-    response = regions(view, "tabs", "hand", "check")
-    response.headers["HX-Trigger-After-Settle"] = "orchard:hand-opened"
+def _moving_on(response, view, next_seat):
+    """The hand just finished stays on screen, its target and score shown where the tap was made;
+    app.js opens the next hand's tab a moment later (`MOVE_ON_SECONDS`), unless the player taps
+    this hand again first, and brings the new hand's top into view."""
+    url = url_for("rounds.hand_show", number=view.entry["number"], seat=next_seat)
+    response.headers["HX-Trigger-After-Settle"] = json.dumps({"orchard:move-on": {"url": url}})
     return response
 
 
@@ -128,17 +131,20 @@ def _tap(number, seat, form, apply, control):
         return regions(view, "tabs", "check", "hand", status=409, hand_notice=stale.sentence)
     except Refused as refused:
         return _refused(number, seat, refused.sentence, control, refused.status)
-    if next_tab is not None:
-        return _opened(service.round_view(g.game, entry, g.viewer, next_tab, problems))
     view = service.round_view(g.game, entry, g.viewer, seat, problems)
     blocks = ["tabs", "check", "hand_result", "message", "bar_message"]
+    if control["kind"] == "card":
+        blocks.append("pile_count")
     if control["kind"] == "target":
         blocks.append("target_summary")
         if view.hand["mode"] == "exact":
             blocks.append("card_grid")  # the grid marks the target card as taken
         else:
             blocks.append("quick_hint")  # the hint names the target's rank, which counts
-    return regions(view, *blocks, control=control, message_text="", bar_text="")
+    if next_tab is None:
+        return regions(view, *blocks, control=control, message_text="", bar_text="")
+    said = f"{view.names[seat]}’s hand is in. {view.names[next_tab]}’s hand opens next."
+    return _moving_on(regions(view, *blocks, control=control, message_text=said, bar_text=""), view, next_tab)
 
 
 def _refused(number, seat, message, control, status):
@@ -274,11 +280,12 @@ def bid_update(number):
     view = view_of(number, tab_arg())
     if form.errors:
         return regions(view, "bid", "deal", "check", status=422, bid_form=form)
-    if not request.form.get("bid_known", "None").startswith("None"):
-        # A change to a bid already shown: the form stays open as the player has it.
-        return regions(view, "bid_summary", "bid_known", "deal", "check")
-    # A first bid folds to one line, which takes the focus from the choice it hides.
-    return regions(view, "bid", "deal", "check", bid_saved=True)
+    # The form stays open as the player has it, the first bid too: folded under a thumb still
+    # tapping, it would move the hands below it up, and the next tap would land on a count. A form
+    # that showed a refusal is drawn again, open, without it.
+    if request.form.get("refused"):
+        return regions(view, "bid", "deal", "check", bid_open=True)
+    return regions(view, "bid_summary", "bid_known", "bid_hint", "deal", "check")
 
 
 @bp.post("/redeal")

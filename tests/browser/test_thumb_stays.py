@@ -1,0 +1,105 @@
+"""What a tap did stays where the thumb is (issue 43, item 7): the bid's third tap leaves its form
+open and the hands below where they were; a hand's target, once its pile is in, shows the target
+and the score where it was tapped before the next hand opens, and a tap meanwhile keeps the player
+on that hand. Exact entry counts the pile as it is entered (item 6). Real touch taps, at 390×844
+and 360×740."""
+import pytest
+from playwright.sync_api import expect
+
+from app import create_app
+from support.browser import POLL_SECONDS, SMALL_PHONE, PHONE, Orchard, new_phone, watched_page, close_phone
+from support.loopback import in_a_thread
+
+MOVE_ON_SECONDS = 2  # the players' pause is shorter; a test needs time to look at the screen
+
+
+@pytest.fixture
+def slow_server(tmp_path):
+    app = create_app({"DATABASE": str(tmp_path / "orchard.db"), "SECRET_KEY": "browser-tests",
+                      "POLL_SECONDS": POLL_SECONDS, "MOVE_ON_SECONDS": MOVE_ON_SECONDS})
+    with in_a_thread(app) as base:
+        yield base
+
+
+@pytest.fixture(params=[PHONE, SMALL_PHONE], ids=["390x844", "360x740"])
+def table(request, browser, slow_server):
+    context = new_phone(browser, viewport=request.param)
+    page, errors = watched_page(context)
+    orchard = Orchard(page, slow_server)
+    orchard.start_crew("Thumb crew")
+    orchard.start_game()
+    orchard.start_round(1)
+    yield page, orchard
+    close_phone(context)
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def top(page, selector):
+    return page.locator(selector).evaluate("el => el.getBoundingClientRect().top")
+
+
+def test_the_bids_third_tap_leaves_the_form_open_and_the_hands_where_they_were(table):
+    page, orchard = table
+    step = page.locator("#step-bid")
+    step.locator("#field-bidder label:has(input[value='1'])").tap()
+    step.locator("#field-number label:has(input[value='2'])").tap()
+    suit = step.locator("#field-suit label:has(input[value='S'])")
+    suit.scroll_into_view_if_needed()
+    before = {sel: top(page, sel) for sel in ("#field-suit", "#tabs", "#rank-2")}
+    suit.tap()
+    expect(step.locator(".trump")).to_have_text("Trump ♠ · Ben won with Two Spades and leads.")
+    orchard.settled()
+    expect(page.locator("#bid-details")).to_have_attribute("open", "")
+    expect(page.locator("#bid-hint")).to_have_text("Saved ✓ A new choice changes it at once.")
+    after = {sel: top(page, sel) for sel in before}
+    for sel in before:
+        assert abs(after[sel] - before[sel]) <= 1, f"{sel} moved from {before[sel]} to {after[sel]}"
+
+
+def test_a_finished_hand_shows_its_target_and_score_before_the_next_opens(table):
+    page, orchard = table
+    orchard.bid(1, 2, "S")
+    orchard.count("J", 2)
+    target = page.locator("label:has(#t-10S)")
+    target.scroll_into_view_if_needed()
+    where = top(page, "label:has(#t-10S)")
+    target.tap()
+    # The tap's result, where it was made: the card picked, the score, and what comes next.
+    expect(page.locator("#msg-target-S")).to_have_text("Ann’s hand is in. Ben’s hand opens next.")
+    expect(page.locator("#t-10S")).to_be_checked()
+    expect(page.locator("#target-summary")).to_contain_text("Ann’s target 10♠")
+    expect(page.locator("#hand-result .score-line")).to_contain_text("Ann 10")
+    expect(page.locator("#msg-target-S")).to_be_in_viewport()
+    assert abs(top(page, "label:has(#t-10S)") - where) <= 1
+    expect(page.locator(".tabs .tab.current .tab-name")).to_have_text("Ann")
+    # Then the next hand opens by itself.
+    expect(page.locator(".tabs .tab.current .tab-name")).to_have_text("Ben", timeout=MOVE_ON_SECONDS * 1000 + 5000)
+    expect(page.locator("#mode-form .label")).to_have_text("Ben’s entry")
+
+
+def test_a_tap_while_the_hand_is_shown_keeps_the_player_on_it(table):
+    page, orchard = table
+    orchard.bid(1, 2, "S")
+    orchard.count("J", 2)
+    page.locator("label:has(#t-10S)").tap()
+    expect(page.locator("#msg-target-S")).to_have_text("Ann’s hand is in. Ben’s hand opens next.")
+    orchard.count("J", 3)  # one Jack more, seen in time
+    expect(page.locator("#hand-result .score-line")).to_contain_text("Ann 20")
+    page.wait_for_timeout(MOVE_ON_SECONDS * 1000 + 500)
+    expect(page.locator(".tabs .tab.current .tab-name")).to_have_text("Ann")
+    expect(page.locator("#msg-target-S")).to_have_text("")
+
+
+def test_exact_entry_counts_the_pile_as_it_is_entered(table):
+    page, orchard = table
+    orchard.bid(1, 2, "S")
+    orchard.mode("exact")
+    count = page.locator("#pile-count")
+    expect(count).to_have_text("0 cards, no target yet")
+    for n, code in enumerate(["3C", "3D", "9C"], start=1):
+        orchard.add_card(code)
+        expect(count).to_have_text(f"{n} card{'' if n == 1 else 's'}, no target yet")
+    orchard.remove_card("9C")
+    expect(count).to_have_text("2 cards, no target yet")
+    orchard.target(0, "10S")  # the pile is in: the next hand opens, and `target` comes back
+    expect(count).to_have_text("2 cards + target")
