@@ -31,6 +31,7 @@ from .cards import (
     rank_name,
     rank_value,
 )
+from .highlights import COMEBACK_MIN, Highlight, highlight
 from .game import MAX_GOAL, GameError, GameResult, HouseRules, game_result, running_totals
 from .piles import MAX_PILE_CARDS, Group, PileError, PileScore, format_points, score_counts, score_pile
 from .limits import NAME_MAX, NOTE_MAX, ROUNDS_MAX, YEARS
@@ -45,6 +46,7 @@ __all__ = [
     "is_legal_call", "legal_call_error", "parse_call",
     "CARD_CODES", "DECK", "RANK_NAMES", "RANKS", "SUIT_NAMES", "SUIT_SYMBOLS", "SUITS", "Card", "CardError",
     "parse_card", "parse_cards", "parse_rank", "parse_suit", "rank_name", "rank_value",
+    "COMEBACK_MIN", "Highlight", "highlight",
     "MAX_GOAL", "GameError", "GameResult", "HouseRules", "game_result", "running_totals",
     "MAX_PILE_CARDS", "Group", "PileError", "PileScore", "format_points", "score_counts", "score_pile",
     "MODES", "PLAYERS", "Hand", "Problem", "QuickHand", "check_entry", "check_quick_round", "check_round",

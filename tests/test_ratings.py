@@ -111,7 +111,7 @@ def ladder(client, crew_url):
     return text_of(response.get_data(as_text=True))
 
 
-def test_the_ladder_orders_by_the_careful_figure_and_waits_for_three_games(known):
+def test_the_ladder_orders_by_the_ladder_score_and_waits_for_three_games(known):
     app, client, crew_url = known
     page = ladder(client, crew_url)
     # Eve has one finished game: not rated yet, with how many games are left.
@@ -123,7 +123,9 @@ def test_the_ladder_orders_by_the_careful_figure_and_waits_for_three_games(known
     assert positions == sorted(positions)
     ann = now[ids["Ann"]]
     assert f"Ann about {round(ann.mu)}, still settling after 4 games" in page
-    assert "openskill" in page and "careful figure" in page
+    # Said in a player's words first; the model's name only in the footnote at the end.
+    assert "Finishing above players rated higher than you lifts it most" in page
+    assert "ladder score" in page and page.index("openskill") > page.index("Not rated yet")
     assert f'href="{crew_url}ladder"' in client.get(crew_url + "history").get_data(as_text=True)
 
 

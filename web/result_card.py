@@ -10,7 +10,8 @@ WIDTH, HEIGHT = 1200, 630  # the size chat apps show whole as a preview
 MARGIN = 48
 CHART = (600, 150, 1152, 560)  # left, top, right, bottom of the chart's plot area
 PAPER, INK, FAINT, GRID, ACCENT = "#fbf8f1", "#1d2a1f", "#5c6b5e", "#d9d4c7", "#2f7d32"
-SERIES = ("#2f7d32", "#b3261e", "#1f5fa8", "#8a5a00")  # the four players' lines
+# Each player's colour, as static/app.css has them (light): the card is on paper.
+PLAYER_COLOURS = ("#0b5cad", "#b34700", "#00796b", "#8e3a9e", "#b0003a", "#4d7c0f", "#795548", "#455a64")
 NAME_CHARS = 16
 # DejaVu Sans 2.37, shipped in static/fonts with its licence: the card draws the same on any
 # machine, ★ and − included (a system without the font had them as empty boxes).
@@ -30,6 +31,18 @@ class CardGame:
     order: tuple  # seats from first to last
     winners: tuple  # winning seats
     running: tuple  # each round's totals after it, in seat order
+    highlight: str = ""  # the game's highlight in words (`highlight_words`)
+    colours: tuple = (0, 1, 2, 3)  # each seat's player's colour (web/colours.py)
+
+
+def highlight_words(found, names):
+    """A scoring.Highlight as the card and the record say it, or "" for none."""
+    if found is None:
+        return ""
+    name = _short(names[found.seat])
+    if found.kind == "comeback":
+        return f"Comeback by {name}: {found.points} behind after round {found.round}"
+    return f"Best round by {name}: {_points(found.points)} points in round {found.round}"
 
 
 def _font(size, bold=False):
@@ -58,10 +71,15 @@ def draw(game):
     row_font, total_font = _font(30), _font(30, bold=True)
     for line, seat in enumerate(game.order):
         y = 270 + line * 62
-        pen.ellipse((MARGIN, y + 6, MARGIN + 22, y + 28), fill=SERIES[seat % len(SERIES)])
+        pen.ellipse((MARGIN, y + 6, MARGIN + 22, y + 28), fill=PLAYER_COLOURS[game.colours[seat]])
         mark = "★ " if seat in game.winners else f"{line + 1}. "
         pen.text((MARGIN + 36, y), mark + _short(game.names[seat]), font=row_font, fill=INK)
         pen.text((520, y), _points(game.totals[seat]), font=total_font, fill=INK, anchor="ra")
+    if game.highlight:  # under the standings: what it is, then who and when
+        label, said = game.highlight.split(": ", 1)
+        y = 270 + len(game.order) * 62
+        pen.text((MARGIN, y), label, font=_font(20, bold=True), fill=ACCENT)
+        pen.text((MARGIN, y + 26), said, font=_font(20), fill=INK)
     _chart(pen, game)
     pen.text((MARGIN, HEIGHT - 50), "Orchard · the Apples score keeper", font=_font(20), fill=FAINT)
     out = io.BytesIO()
@@ -95,7 +113,7 @@ def _chart(pen, game):
              fill=FAINT, anchor="ra")
     pen.text((left - 8, y_at(0)), "0", font=small, fill=FAINT, anchor="rm")
     for seat, line in enumerate(series):
-        colour = SERIES[seat % len(SERIES)]
+        colour = PLAYER_COLOURS[game.colours[seat]]
         pen.line([(x_at(i), y_at(v)) for i, v in enumerate(line)], fill=colour, width=5, joint="curve")
         end = (x_at(len(line) - 1), y_at(line[-1]))
         pen.ellipse((end[0] - 7, end[1] - 7, end[0] + 7, end[1] + 7), fill=colour)

@@ -5,8 +5,9 @@ from flask import flash, make_response, url_for
 from web.access import CREW, WATCH, allow
 from web import charts
 from web import result_card
+from web.colours import game_colours
 from scoring.entries import hand_score
-from scoring import format_points
+from scoring import format_points, highlight
 from services import history as history_service
 
 from . import bp
@@ -33,11 +34,13 @@ def game_record_show(token, game_id):
         breakdowns={row["id"]: [hand_score(hand) for hand in row["hands"]]
                     for row in rounds},
         standing=standing,
-        chart=charts.running_totals_chart(game["names"], standing.running, game["goal"]),
+        chart=charts.running_totals_chart(game["names"], standing.running, game["goal"], game_colours(game)),
         chart_rows=[[row["number"], *(format_points(total) for total in running)]
                     for row, running in zip(rounds, standing.running)],
         note=record.note,
         note_form=NoteForm(formdata=None),
+        highlight=result_card.highlight_words(highlight(standing.running, standing.result.winners), game["names"])
+        if game["status"] == "finished" else "",
     )
 
 
@@ -82,6 +85,8 @@ def game_card_show(token, game_id):
         crew_name=crew["name"], date=night_date(game["created"]), goal=game["goal"],
         names=tuple(game["names"]), totals=tuple(standing.totals), order=tuple(standing.order),
         winners=tuple(standing.result.winners), running=tuple(tuple(r) for r in standing.running),
+        highlight=result_card.highlight_words(highlight(standing.running, standing.result.winners), game["names"]),
+        colours=tuple(game_colours(game)),
     ))
     response = make_response(png)
     response.mimetype = "image/png"
