@@ -200,6 +200,10 @@ def create_app(test_config=None):
     def not_found(error):
         return render_template("errors/not_found.html"), 404
 
+    @app.errorhandler(410)
+    def replaced(error):
+        return render_error("errors/replaced.html", 410)
+
     @app.before_request
     def keep_session_alive():
         """Move a kept session's expiry on once a day, so a crew in use never loses it."""

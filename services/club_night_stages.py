@@ -208,3 +208,14 @@ def finish(night):
                           "finish the night when every table's game is over.")
         night_store.log(db, night["id"], "finished", stage=dropped, count=played)
         night_store.bump(db, night["id"])
+
+
+def reopen(night):
+    """Open a finished night again: its games can be changed and stages drawn, until it is
+    finished again. The log says so ("reopened"), and the standings stop being final."""
+    with write() as db:
+        found = night_store.night(night["crew_id"], night["id"], db)
+        if not found["finished"]:
+            raise Refused("The night is still open: there is nothing to reopen.")
+        night_store.log(db, night["id"], "reopened")
+        night_store.bump(db, night["id"])

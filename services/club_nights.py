@@ -116,12 +116,14 @@ def add_player(night, name):
     [name] = clean_names([name]) or [""]
     if not name:
         raise Refused("Enter a name.", 422, field="name")
-    if name_rule.key(name) in {name_rule.key(known) for known in _names(night).values()}:
-        raise Refused(f"{name} is already on tonight's list.", 422, field="name")
-    if len(night["players"]) >= club_night.MAX_PLAYERS:
-        raise Refused(f"A night seats at most {club_night.MAX_PLAYERS} players.", 422, field="name")
     with write() as db:
         _still_open(db, night, "name")
+        # Who is on the list is read inside the write: arrivals at once each see the one before.
+        found = night_store.night(night["crew_id"], night["id"], db)
+        if name_rule.key(name) in {name_rule.key(known) for known in _names(found).values()}:
+            raise Refused(f"{name} is already on tonight's list.", 422, field="name")
+        if len(found["players"]) >= club_night.MAX_PLAYERS:
+            raise Refused(f"A night seats at most {club_night.MAX_PLAYERS} players.", 422, field="name")
         player_id = night_store.add_player(db, night["crew_id"], night["id"], name)
         night_store.log(db, night["id"], "arrived", players=[player_id])
         night_store.bump(db, night["id"])

@@ -15,6 +15,7 @@ from store import rounds as round_store
 from store import seats as seat_store
 from store import write
 
+from .games import refuse_if_final
 from .refusals import NotOpen, Refused
 
 
@@ -25,6 +26,7 @@ def start_correction(game, viewer, number):
         statuses = round_store.revisions_by_status(db, game["id"], number)
         if "scored" not in statuses:
             return False
+        refuse_if_final(db, game)
         if "entering" not in statuses:
             saved = round_store.load(statuses["scored"], db)
             if saved["revision"] >= ROUNDS_MAX:

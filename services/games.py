@@ -3,10 +3,23 @@ game as the engine sees it (its house rules, where it stands after its saved rou
 from dataclasses import dataclass
 
 from scoring import PLAYERS, HouseRules, rematch_first_dealer, round_dealer, standing
+from store import club_nights as night_store
 from store import games as game_store
 from store import rounds as round_store
 from store import seats as seat_store
 from store import write
+
+from .refusals import Refused
+
+
+def refuse_if_final(db, game):
+    """A game played at a club night that is finished is final: no round of it is saved, undone,
+    brought back or corrected, no seat swapped, and it is neither abandoned nor resumed, until the
+    night is reopened (services/club_night_stages.py, `reopen`)."""
+    night = night_store.final_night_of_game(db, game["id"])
+    if night is not None:
+        raise Refused(f"This game was played at {night}, which is finished: its results are final. "
+                      "The organiser can reopen the night on its page to change them.", 409)
 
 
 def house_rules(row):

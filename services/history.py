@@ -3,13 +3,14 @@ recorded (its rounds, seats, standing, what it did to ratings, its note), notes 
 night, and abandoning or resuming a game."""
 from dataclasses import dataclass
 
+from store import club_nights as night_store
 from store import games as game_store
 from store import history as history_store
 from store import write
 from store.history import Search
 
 from . import ratings as rating_service
-from .games import game_standing
+from .games import game_standing, refuse_if_final
 
 
 @dataclass(frozen=True)
@@ -67,13 +68,21 @@ def save_note(crew_id, kind, subject_id, text):
     return text or None
 
 
-def abandon(game_id):
-    """Stop a game still in play without a winner; returns whether it was in play."""
-    with write() as db:
-        return game_store.abandon(db, game_id)
+def final_night(game):
+    """The name of the finished club night the game was played at (its results are final), or None."""
+    return night_store.final_night_of_game(None, game["id"])
 
 
-def resume(game_id):
-    """Put an abandoned game back in play; returns whether it was abandoned."""
+def abandon(game):
+    """Stop a game still in play without a winner; returns whether it was in play. Refused for a
+    game of a finished club night (`refuse_if_final`)."""
     with write() as db:
-        return game_store.resume(db, game_id)
+        refuse_if_final(db, game)
+        return game_store.abandon(db, game["id"])
+
+
+def resume(game):
+    """Put an abandoned game back in play; returns whether it was abandoned (refused likewise)."""
+    with write() as db:
+        refuse_if_final(db, game)
+        return game_store.resume(db, game["id"])

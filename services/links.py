@@ -71,6 +71,11 @@ def resolve(token, poll=None, night=None):
     return Link(kind, {**crew, "token": token}, game_id, night_id, status, polled, night_polled)
 
 
+def was_replaced(token):
+    """Whether `token` was a table or watch link's until "Replace" gave the link a new one."""
+    return link_store.was_replaced(crew_store.token_hash(token))
+
+
 def _token(key, row):
     message = f"{row['crew_id']}/{row['kind']}/{row['game_id']}/{row['night_id']}/{row['nonce']}".encode()
     digest = hmac.new(key if isinstance(key, bytes) else str(key).encode(), message, hashlib.sha256).digest()

@@ -91,6 +91,10 @@ def merge(crew_id, keep_id, other_id):
     try:
         with write() as db:
             moved = player_store.merge(db, crew_id, keep_id, other["id"])
+    except player_store.TwoRunningTables:
+        keep = player_store.player(crew_id, keep_id)
+        raise Refused(f"{keep['name']} and {other['name']} both sit at a club night table still being played: "
+                      "merge them once one of those games is over.", 409, field="other") from None
     except (player_store.SharedGame, player_store.SharedNight) as shared:
         met = (f"played game {shared.game_id}" if isinstance(shared, player_store.SharedGame)
                else f"came to the club night {shared.name}")

@@ -14,7 +14,7 @@ from store import seats as seat_store
 from store import write
 from scoring.entries import engine_hand, hand_score, round_left_out, round_problems
 
-from .games import dealer_for, game_standing, house_rules
+from .games import dealer_for, game_standing, house_rules, refuse_if_final
 from . import corrections
 from .refusals import NotOpen, Refused
 from .remaining import REST_WAITS, owners_of, remaining_cards, rest_refusal
@@ -312,6 +312,7 @@ def save(game, viewer, number, version, singles=None):
 
 
 def _save_if_complete(db, game, entry, by, singles=None, singles_confirmed=False):
+    refuse_if_final(db, game)  # a correction opened before the night finished is not saved after
     hands = [engine_hand(hand) for hand in entry["hands"]]  # once, for the check and the scores
     problems = round_problems(entry, game["names"], hands)
     unsaid = sum(round_left_out(entry, hands).values())
@@ -352,6 +353,7 @@ def start_next(game, viewer):
 def undo(game, viewer, number):
     """Undo the last saved round; it is kept and can be brought back."""
     with write() as db:
+        refuse_if_final(db, game)
         saved = round_store.scored(game["id"], db)
         if not saved or saved[-1]["number"] != number:
             raise Refused("Only the last round can be undone.")
@@ -362,6 +364,7 @@ def undo(game, viewer, number):
 def bring_back(game, viewer, number):
     """Count an undone round again, if nothing has taken its place."""
     with write() as db:
+        refuse_if_final(db, game)
         entry = round_store.for_number(game["id"], number, db)
         saved = round_store.scored(game["id"], db)
         busy = round_store.open_from(db, game["id"], number)

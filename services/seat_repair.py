@@ -7,6 +7,7 @@ from store import games as game_store
 from store import seat_repair as repair_store
 from store import write
 
+from .games import refuse_if_final
 from .refusals import Refused
 
 
@@ -21,6 +22,7 @@ def swap(game, a, b, version, by=None):
     with write() as db:
         if game_store.game_version(game["id"], db) != version:
             raise Refused("The game changed since this page was drawn: look at the seats again, then swap.")
+        refuse_if_final(db, game)
         number, correcting = repair_store.open_round(db, game["id"])
         if correcting:
             raise Refused(f"A correction of round {number} is open: save it or drop it first, then swap seats.")

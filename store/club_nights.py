@@ -123,11 +123,20 @@ def table_of_game(game_id):
 
 
 def finished(db, night_id):
-    """When the night was finished (its log's "finished" line: a night finishes once and then takes
-    no change, so the log is where it is kept, and an export's log brings it back), or None."""
-    row = db.execute("SELECT at FROM club_night_changes WHERE night_id = ? AND action = 'finished'"
-                     " ORDER BY id DESC LIMIT 1", [night_id]).fetchone()
-    return row[0] if row else None
+    """When the night was finished (its log's last "finished" line, unless a "reopened" line came
+    after it: the log is where it is kept, and an export's log brings it back), or None."""
+    row = db.execute("SELECT action, at FROM club_night_changes WHERE night_id = ?"
+                     " AND action IN ('finished', 'reopened') ORDER BY id DESC LIMIT 1", [night_id]).fetchone()
+    return row[1] if row and row[0] == "finished" else None
+
+
+def final_night_of_game(db, game_id):
+    """The name of the finished club night a game was played at, or None (no night, or open)."""
+    db = db or get_db()
+    row = db.execute("SELECT club_night_tables.night_id, club_nights.name FROM club_night_tables"
+                     " JOIN club_nights ON club_nights.id = club_night_tables.night_id"
+                     " WHERE club_night_tables.game_id = ?", [game_id]).fetchone()
+    return row[1] if row and finished(db, row[0]) else None
 
 
 def draw_mark(night_id, db=None):

@@ -35,8 +35,16 @@ def existing_in(db, crew_id, kind, game_id, night_id):
 
 
 def replace(db, link_id, nonce, token_hash):
-    """A new token for the link (in db's transaction): the old one stops working at once."""
+    """A new token for the link (in db's transaction): the old one stops working at once, and its
+    hash is kept as replaced (`was_replaced`)."""
+    db.execute("INSERT OR REPLACE INTO replaced_links (token_hash, link_id, replaced)"
+               " SELECT token_hash, id, ? FROM links WHERE id = ?", [now(), link_id])
     db.execute("UPDATE links SET nonce = ?, token_hash = ? WHERE id = ?", [nonce, token_hash, link_id])
+
+
+def was_replaced(token_hash):
+    """Whether a link once had this token and was given a new one."""
+    return get_db().execute("SELECT 1 FROM replaced_links WHERE token_hash = ?", [token_hash]).fetchone() is not None
 
 
 def of_crew(crew_id):

@@ -1,4 +1,5 @@
 """A crew's players as people: found by id, renamed, and two names of one person merged."""
+import json
 import sqlite3
 
 from scoring import names as name_rule
@@ -25,6 +26,28 @@ class SharedNight(Exception):
     def __init__(self, night_id, name):
         super().__init__(night_id)
         self.night_id, self.name = night_id, name
+
+
+class TwoRunningTables(Exception):
+    """Both players sit at a club night table still being played: merged, one player would sit at
+    two running tables."""
+
+
+_AT_A_RUNNING_TABLE = ("SELECT 1 FROM club_night_tables JOIN games ON games.id = club_night_tables.game_id"
+                       " AND games.status = 'playing' JOIN seats ON seats.game_id = games.id"
+                       " WHERE seats.player_id = ? LIMIT 1")
+
+
+def _named_again(db, keep_id, other_id):
+    """The club nights' log lines that name `other_id` name `keep_id` instead (ids in a JSON list,
+    written as store/club_nights.py `ids` writes them)."""
+    rows = db.execute("SELECT id, players FROM club_night_changes WHERE players IS NOT NULL"
+                      " AND EXISTS (SELECT 1 FROM json_each(club_night_changes.players) WHERE value = ?)",
+                      [other_id]).fetchall()
+    for change_id, players in rows:
+        named = [keep_id if player == other_id else player for player in json.loads(players)]
+        db.execute("UPDATE club_night_changes SET players = ? WHERE id = ?",
+                   [json.dumps(named, separators=(",", ":")), change_id])
 
 
 def _redraw(db, player_id):
@@ -95,6 +118,8 @@ def merge(db, crew_id, keep_id, other_id):
     )
     if nights:
         raise SharedNight(nights[0]["id"], nights[0]["name"])
+    if all(db.execute(_AT_A_RUNNING_TABLE, [player]).fetchone() for player in (keep_id, other_id)):
+        raise TwoRunningTables()
     owned = list(
         db.query(
             "SELECT count(*) AS n FROM players WHERE crew_id = ? AND id IN (?, ?)",
@@ -107,6 +132,7 @@ def merge(db, crew_id, keep_id, other_id):
     db.execute("UPDATE seats SET player_id = ? WHERE player_id = ?", [keep_id, other_id])
     for table in ("club_night_players", "club_night_places"):  # the nights they came to, too
         db.execute(f"UPDATE {table} SET player_id = ? WHERE player_id = ?", [keep_id, other_id])
+    _named_again(db, keep_id, other_id)
     refresh_results(db, games)
     _redraw(db, keep_id)
     db.execute("DELETE FROM players WHERE id = ? AND crew_id = ?", [other_id, crew_id])

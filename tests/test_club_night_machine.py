@@ -7,6 +7,8 @@ sat wrong" repair, and the night finished. After every step:
 * each night's leaderboard, as its page shows it, is the engine's ranking (`rank_night`) of the
   tables' saved rounds, recomputed here from the rounds themselves;
 * nobody sits at two running tables (of either night);
+* a table phone polling its code, while the table plays, once its game is over or after its link
+  was replaced, is never answered 404 and never has a guess counted (`support.night_links`);
 * every draw seated fairly: whoever sits out has played at least as many stages as everyone
   seated (rule book 5: those who played most sit out, a stage missed counting as sat out);
 * and at the end, the crew's export restores whatever the steps left.
@@ -35,6 +37,7 @@ from store import rounds as round_store
 from support.apps import make_app
 from support.club_nights import board, new_night, night_of, play_round
 from support.html_text import select
+from support.night_links import NightLinkSteps
 from support.rounds import BUILDER
 from support.table import Table
 
@@ -42,7 +45,7 @@ NIGHTS = (["Wim", "Ann", "Bob", "Cat", "Dan", "Eve"], ["Wim", "Fay", "Gus", "Hal
 OWN_RANK = ["Q", "J", "10", "8"]  # a correction gives a seat a pair of its own rank, or takes it away
 
 
-class ClubNightMachine(RuleBasedStateMachine):
+class ClubNightMachine(NightLinkSteps, RuleBasedStateMachine):
     def __init__(self):
         super().__init__()
         self.folder = tempfile.mkdtemp(prefix="orchard-machine-")

@@ -59,3 +59,39 @@ def test_two_people_at_one_night_are_never_merged(app, client, crew, night):
     assert "Ann and Bob both came to the club night Friday club, so they are two people: nothing was merged." \
         in text(response).replace("&#39;", "'")
     assert {"Ann", "Bob"} <= set(player_ids(app)) and leaderboard(client, night) == before
+
+
+def _log(client, night_url):
+    return [line.split(" · ", 1)[1] for line in select(client.get(night_url), "#night-log li")
+            for line in [line.text_content().strip()]]
+
+
+def test_a_merge_renames_the_nights_log_lines_that_name_the_player(app, client, crew):
+    """Issue 44, item 8: after a merge the log said "? joined" (it named a player no longer there)."""
+    night_url = new_night(client, crew, names=["Ann", "Bob", "Cat", "Dan"]).headers["Location"]
+    assert client.post(night_url + "/players", data={"name": "Annie"}).status_code == 303
+    assert _log(client, night_url)[-1] == "Annie joined"
+    other = new_night(client, crew, names=["Eve", "Fay", "Gus", "Hal"]).headers["Location"]
+    assert client.post(other + "/players", data={"name": "Zoe"}).status_code == 303
+    ids = player_ids(app)
+    response = client.post(f"{crew}players/{ids['Zoe']}/merge", data={"other": str(ids["Annie"])})
+    assert response.status_code == 303, text(response)
+    assert _log(client, night_url)[-1] == "Zoe joined"
+    assert "?" not in " ".join(_log(client, night_url))
+
+
+def test_two_players_at_running_tables_of_two_nights_are_not_merged(app, client, crew):
+    """Issue 44, item 8: merged, Annie at one night's running table and Ann at another's were one
+    player at two running tables."""
+    nights = [new_night(client, crew, names=names).headers["Location"]
+              for names in (["Ann", "Bob", "Cat", "Dan"], ["Annie", "Fay", "Gus", "Hal"])]
+    for night_url in nights:
+        assert client.post(night_url + "/stages").status_code == 303
+        assert client.post(night_url + "/stages/1/start").status_code == 303
+    ids = player_ids(app)
+    response = client.post(f"{crew}players/{ids['Ann']}/merge", data={"other": str(ids["Annie"])},
+                           headers={"HX-Request": "true"})
+    assert response.status_code == 409
+    assert ("Ann and Annie both sit at a club night table still being played: merge them once one of those "
+            "games is over.") in text(response).replace("&#39;", "'")
+    assert {"Ann", "Annie"} <= set(player_ids(app))

@@ -223,7 +223,10 @@ def test_replacing_a_link_stops_the_old_one_at_once(world):
                      item.cssselect(".link-what")[0].text_content())
     replace = night_row.cssselect("form")[0].get("action")
     assert client.post(replace).status_code == 303
-    assert client.get(old).status_code == 404
+    # The old link is stopped, and said to be replaced (410): it is no guess, the app gave it out.
+    answer = client.get(old)
+    assert answer.status_code == 410 and "This link was replaced" in answer.get_data(as_text=True)
+    assert client.get(old + "/live?v=1", headers={"HX-Request": "true"}).status_code == 410
     new = next(item for item in select(client.get(f"/c/{crew}/"), "#links li code")
                if "/board" in item.text_content()).text_content()
     assert client.get(urlsplit(new).path).status_code == 200

@@ -4,7 +4,8 @@ A route says which links may use it with `@allow(...)` under its route decorator
 link in its address), `CREW` (the crew link), `TABLE` (a table link, for its own game only) and
 `WATCH` (a watch link, for its own game or night only). A route that declares nothing is the crew
 link's alone, and tests/test_link_kinds.py fails until it declares. Anything a link may not use is
-a plain 404, the same as a wrong link, and changes nothing. A table link whose game is over is sent
+a plain 404, the same as a wrong link, and changes nothing; a table or watch link that was
+replaced answers 410 with a page saying so (it is no guess: the app gave it out). A table link whose game is over is sent
 to how its game ended, through the game's watch link, whatever its phone asks of that game.
 
 A game's live poll also says so under its `@allow(...)`, with `@live_poll()` (the scoreboard's:
@@ -14,6 +15,7 @@ club night's live poll (the organiser's page and the big screen) declares `@live
 the same read brings the night's live mark (web/club_nights.py)."""
 from flask import abort, current_app, g, request, session, url_for
 
+from services import club_nights as night_service
 from services import links as link_service
 from services.links import CREW, TABLE, WATCH
 
@@ -71,7 +73,8 @@ def check_link(endpoint, values):
         return
     link = link_service.resolve(values["token"], **_poll(endpoint, values))
     if link is None:
-        abort(404)
+        # A link the app gave out and later replaced is said so (410), never counted as a guess.
+        abort(410 if link_service.was_replaced(values["token"]) else 404)
     kinds = kinds_of(endpoint) or frozenset({CREW})
     if link.kind != CREW:
         game_id, night_id = values.get("game_id"), values.get("night_id")
@@ -93,7 +96,12 @@ def check_link(endpoint, values):
 def _to_the_result(endpoint, values, link, kinds):
     """A table link whose game is over: the phones at that table are sent to how it ended (the
     same page by the game's watch link when a watch link may read it, else the scoreboard), never
-    answered as a guessed link, whatever they asked (a poll, a tap made before the end)."""
+    answered as a guessed link, whatever they asked (a poll, a tap made before the end). A club
+    night's table goes to the night's board, where the night goes on."""
+    table = night_service.table_of_game(link.game_id)
+    if table is not None:
+        watch = link_service.token_for(current_app.secret_key, link.crew["id"], WATCH, night_id=table["night_id"])
+        return see_other(url_for("club_nights.night_board", token=watch, night_id=table["night_id"]))
     watch = link_service.token_for(current_app.secret_key, link.crew["id"], WATCH, game_id=link.game_id)
     if request.method == "GET" and WATCH in kinds:
         target = url_for(endpoint, **{**values, "token": watch})

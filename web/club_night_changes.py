@@ -25,6 +25,8 @@ def night_change_words(change):
         said = f"Stage {stage}: {' and '.join(names)} swapped places"
     elif action == "started":
         said = f"Stage {stage} started at {_counted(count, 'table')}"
+    elif action == "reopened":
+        said = "The night was reopened: its standings are open again"
     elif action == "finished":
         dropped = f" (stage {stage}, drawn but not started, dropped)" if stage else ""
         said = f"The night finished after {_counted(count, 'stage')}{dropped}"

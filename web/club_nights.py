@@ -45,7 +45,9 @@ class NightForm(FlaskForm):
         NumberRange(min=1, max=club_night.MAX_STAGE_HANDS,
                     message=f"A stage is 1 to {club_night.MAX_STAGE_HANDS} hands."),
     ])
-    ranking = RadioField("Rank the night by", default="total", choices=[
+    # Per hand played by default: with sit-outs (players not a multiple of four) some play fewer
+    # hands, and a total would put them behind; with none it ranks as the total does.
+    ranking = RadioField("Rank the night by", default="per-hand", choices=[
         SelectChoice(key, label) for key, label in club_night.RANKING_NAMES.items()])
 
     def validate(self, extra_validators=None):
@@ -379,3 +381,16 @@ def night_finish(token, night_id):
     except Refused as error:
         return refused(token, night_id, error)
     return done(token, night_id, "The night is over: these are its final standings.", "stage")
+
+
+@bp.post("/<int:night_id>/reopen")
+@allow(CREW)
+def night_reopen(token, night_id):
+    """The organiser reopens a finished night: its standings are open again (logged)."""
+    crew, night = load_night(token, night_id)
+    try:
+        stage_service.reopen(night)
+    except Refused as error:
+        return refused(token, night_id, error)
+    return done(token, night_id, "The night is open again: its tables' rounds can be corrected, and stages drawn.",
+                "stage")

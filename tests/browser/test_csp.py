@@ -128,7 +128,7 @@ def test_a_whole_game_and_every_page_keep_to_the_policy(page, orchard, server):
         other.wait_for_url(re.compile(r"/rounds/2$"))
     htmx_settled(page)
     expect(page.get_by_role("button", name="Continue round 2")).to_be_visible()
-    close_phone(other)
+    other.close()
 
     # --- Round 2 ends the game ------------------------------------------------------------------
     page.get_by_role("button", name="Continue round 2").click()

@@ -66,7 +66,7 @@ def test_an_early_all_in_a_refusal_and_a_moved_seat_reveal_nothing(phones):
     # Nobody's check names a card that only a hidden hand explains.
     for seat, phone in enumerate(phones[:4]):
         check = phone.page.locator("#step-check")
-        expect(check).to_contain_text("The piles are not complete yet (Dan has not entered a pile).", timeout=8_000)
+        expect(check).to_contain_text("The piles are not complete yet (Dan has not entered a pile).", timeout=15_000)
         expect(check).not_to_contain_text("Not yet in any pile")
         for code in [code for s, code in enumerate(["Q♥", "2♣", "K♠", "A♠"]) if s != seat]:
             assert code not in check.inner_text(), f"{code} in the check on {NAMES[seat]}'s phone"

@@ -61,7 +61,7 @@ def test_a_score_changed_elsewhere_is_never_shown_from_an_old_copy(page, phone, 
     # Another phone saves a round while this one looks elsewhere.
     other = phone.new_page()
     other.goto(scoreboard)
-    close_phone(other)
+    other.close()
     orchard.enter_round_one()
     orchard.save(1)
     page.goto(server + "/rules")

@@ -9,23 +9,33 @@ from web.colours import game_colours
 from scoring.entries import hand_score
 from scoring import format_points, highlight
 from services import history as history_service
+from services.refusals import Refused
 
 from . import bp
 from .common import night_date
 from .forms import NoteForm
 from .notes import note_answer
 from ..lookup import load_game
-from ..render import render, see_other
+from ..render import render, see_other, wants_fragment
 
 
 @bp.get("/c/<token>/history/games/<int:game_id>")
 @allow(CREW)
 def game_record_show(token, game_id):
     crew, game = load_game(token, game_id)
+    return _record(crew, game)
+
+
+def _record(crew, game, status=200, refusal=None):
+    """The game's record; `refusal` is said under the abandon or resume button it answers."""
     record = history_service.game_record(crew, game)
     rounds, standing = record.rounds, record.standing
-    return render(
+    response = render(
         "history/game.html",
+        "content" if refusal else None,
+        status=status,
+        refusal=refusal,
+        final_night=history_service.final_night(game),
         crew=crew,
         game=game,
         seats=record.seats,
@@ -42,6 +52,9 @@ def game_record_show(token, game_id):
         highlight=result_card.highlight_words(highlight(standing.running, standing.result.winners), game["names"])
         if game["status"] == "finished" else "",
     )
+    if refusal and wants_fragment():  # the button's form asked: the page's main area says why
+        response.headers["HX-Retarget"], response.headers["HX-Reswap"] = "#main", "innerHTML"
+    return response
 
 
 @bp.post("/c/<token>/history/games/<int:game_id>/note")
@@ -57,8 +70,11 @@ def game_note_update(token, game_id):
 def game_abandon(token, game_id):
     """Stop a game without a winner: it stays in the history, read-only, out of the stats."""
     crew, game = load_game(token, game_id)
-    if history_service.abandon(game_id):
-        flash("Game abandoned. It stays in the history; resume it from here at any time.")
+    try:
+        if history_service.abandon(game):
+            flash("Game abandoned. It stays in the history; resume it from here at any time.")
+    except Refused as refused:
+        return _record(crew, game, refused.status, refused.sentence)
     return see_other(url_for("history.game_record_show", token=token, game_id=game_id))
 
 
@@ -67,7 +83,10 @@ def game_abandon(token, game_id):
 def game_resume(token, game_id):
     """Put an abandoned game back in play and go to its scoreboard."""
     crew, game = load_game(token, game_id)
-    history_service.resume(game_id)
+    try:
+        history_service.resume(game)
+    except Refused as refused:
+        return _record(crew, game, refused.status, refused.sentence)
     return see_other(url_for("games.game_show", token=token, game_id=game_id))
 
 
