@@ -1,5 +1,6 @@
 """The round service: what one phone sees of a round, and the round's life as a whole (bid,
-redeal, "all in", save, correction, undo, sign-off). Taps on one hand are in `table.taps`.
+redeal, "all in", save, undo, sign-off). Taps on one hand are in `services.taps`, corrections in
+`services.corrections`.
 
 A view parses the form, calls one function here, and renders the `RoundView` it gets back. Each
 change locks the round in one write transaction, lets the rule engine judge the state it would

@@ -71,3 +71,19 @@ def test_a_static_file_is_compressed_once_not_on_every_request(client, monkeypat
             assert response.headers["Content-Encoding"] == "gzip"
             assert gzip.decompress(response.data) == shipped
     assert len(compressions) == 1
+
+
+def test_no_module_of_orchard_imports_django():
+    """Django is installed only as django-htmx's dependency (the README says why); nothing uses it."""
+    import ast
+    root = Path(__file__).resolve().parents[1]
+    modules = [root / "app.py", root / "settings.py"] + [path for package in ("scoring", "store", "services", "web", "cli")
+                                                        for path in (root / package).rglob("*.py")]
+    importing = []
+    for path in modules:
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else (
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            if any(name == "django" or name.startswith("django.") for name in names):
+                importing.append(str(path.relative_to(root)))
+    assert importing == []

@@ -11,6 +11,7 @@ sat wrong" repair, and the night finished. After every step:
   was replaced, is never answered 404 and never has a guess counted (`support.night_links`);
 * every draw seated fairly: whoever sits out has played at least as many stages as everyone
   seated (rule book 5: those who played most sit out, a stage missed counting as sat out);
+* a finished night's games refuse a correction (they are final);
 * and at the end, the crew's export restores whatever the steps left.
 
 A tiny run is in `make check`; a longer one is marked `fuzz` for `make test`."""
@@ -30,6 +31,7 @@ from services import corrections as correction_service
 from services import rounds as round_service
 from services import taps
 from services import transfer
+from services.refusals import Refused
 from store import get_db
 from store import crews as crew_store
 from store import games as game_store
@@ -171,9 +173,14 @@ class ClubNightMachine(NightLinkSteps, RuleBasedStateMachine):
         if not games:
             return
         game_id = games[pick % len(games)]["game_id"]
+        found, _ = self.state(k)
         with self.app.app_context():
             game = game_store.game(crew_store.crew_by_token(self.token)["id"], game_id)
             number = len(round_store.scored(game_id))
+            if found["finished"]:  # a finished night's games are final: nothing is opened
+                with pytest.raises(Refused, match="which is finished: its results are final"):
+                    correction_service.start_correction(game, BUILDER, number)
+                return
             assert correction_service.start_correction(game, BUILDER, number)
             taps.set_count(game, BUILDER, number, seat, parse_rank(OWN_RANK[seat]), 2 if pair else 0)
             entry = round_service.shown_revision(game, number)

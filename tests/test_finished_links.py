@@ -1,5 +1,6 @@
 """Links the app gave out are never guesses (issue 44, item 2): a club night table's phones, once
-its game is over, are sent to the night's board; a replaced link answers 410 with where to go.
+its game is over, are sent to their table's outcome, one tap from the night's board; a replaced link
+answers 410 with where to go.
 Neither counts against the address's guess limit, so a finished table polling for a minute never
 locks the organiser or another table out (at the default limit, 30 a minute)."""
 from urllib.parse import urlsplit
@@ -31,9 +32,12 @@ def test_a_finished_night_tables_phones_go_to_the_nights_board_and_lock_nobody_o
     phone = app.test_client()
     answer = phone.get(first)
     assert answer.status_code == 303
-    board = answer.headers["Location"]
-    assert board.endswith(f"/club-nights/{night.rsplit('/', 1)[1]}/board")
-    assert phone.get(board).status_code == 200
+    # The table's outcome first (by the game's watch link), one tap from the night's board.
+    result = phone.get(answer.headers["Location"])
+    assert result.status_code == 200
+    [back] = [a for a in select(result, ".winner a.button") if a.text_content().startswith("Back to Friday club")]
+    assert back.get("href").endswith(f"/club-nights/{night.rsplit('/', 1)[1]}/board")
+    assert phone.get(back.get("href")).status_code == 200
     # Three phones of the finished table poll its round page and scoreboard for a minute (every 3 s).
     for _ in range(20):
         for path in (first, first + "/rounds/1/live?v=1", first + "/live?v=1"):

@@ -99,3 +99,13 @@ def test_write_transactions_open_in_the_services_not_the_store():
     # The scan finds what it looks for: the services open theirs.
     assert any(transactions_opened(ROOT / "services" / "ratings.py"))
     assert any(transactions_opened(ROOT / "services" / "transfer.py"))
+
+
+def test_every_module_opens_with_its_docstring():
+    """Issue 45, item 9: an import put above a module's docstring made it a stray string (two modules
+    had lost theirs): each module of the app says what it is, first."""
+    import ast
+    code = [ROOT / module for module in MODULES] + [path for package in PACKAGES for path in (ROOT / package).rglob("*.py")]
+    lost = [str(path.relative_to(ROOT)) for path in code
+            if path.read_text().strip() and ast.get_docstring(ast.parse(path.read_text())) is None]
+    assert lost == []

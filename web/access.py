@@ -15,7 +15,6 @@ club night's live poll (the organiser's page and the big screen) declares `@live
 the same read brings the night's live mark (web/club_nights.py)."""
 from flask import abort, current_app, g, request, session, url_for
 
-from services import club_nights as night_service
 from services import links as link_service
 from services.links import CREW, TABLE, WATCH
 
@@ -97,11 +96,7 @@ def _to_the_result(endpoint, values, link, kinds):
     """A table link whose game is over: the phones at that table are sent to how it ended (the
     same page by the game's watch link when a watch link may read it, else the scoreboard), never
     answered as a guessed link, whatever they asked (a poll, a tap made before the end). A club
-    night's table goes to the night's board, where the night goes on."""
-    table = night_service.table_of_game(link.game_id)
-    if table is not None:
-        watch = link_service.token_for(current_app.secret_key, link.crew["id"], WATCH, night_id=table["night_id"])
-        return see_other(url_for("club_nights.night_board", token=watch, night_id=table["night_id"]))
+    night's table sees its outcome there first, with one tap back to the night's board."""
     watch = link_service.token_for(current_app.secret_key, link.crew["id"], WATCH, game_id=link.game_id)
     if request.method == "GET" and WATCH in kinds:
         target = url_for(endpoint, **{**values, "token": watch})

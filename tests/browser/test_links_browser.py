@@ -42,6 +42,9 @@ def test_a_phone_brought_to_the_table_plays_its_game_and_no_more(browser, server
     shoot(page, "crew-links", dark=True)
     links.get_by_role("button", name="Replace").first.tap()
     expect(links.get_by_role("status")).to_contain_text("That link was replaced")
-    assert other.goto(table_link).status == 404
+    # The phone still holding the old link is told it was replaced (410), not answered as a guess.
+    assert other.goto(table_link).status == 410
+    expect(other.locator("h1")).to_have_text("This link was replaced")
+    assert_fits_phone(other)
     assert errors == []
     close_phone(context)

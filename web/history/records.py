@@ -1,5 +1,5 @@
-from web.access import CREW, allow
 """The crew's records, each linking to the round it came from."""
+from web.access import CREW, allow
 from services import records as record_service
 
 from . import bp

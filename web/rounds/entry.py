@@ -1,8 +1,8 @@
 """A round while it is entered: its page, the live poll, a player's tab, every tap on a hand, the
 bid, a redeal and saving it. What happens to a saved round is in `saved`.
 
-Each view parses its form, calls one function of the round service (`orchard.services.rounds` or
-`orchard.services.taps`) and draws what changed. A tap that goes through updates the display
+Each view parses its form, calls one function of the round service (`services.rounds` or
+`services.taps`) and draws what changed. A tap that goes through updates the display
 regions around its control (scores, the check, the player's tab) out of band and leaves the
 control as the player set it, so the page stays put; a refused tap swaps its control back as
 stored, out of band, with the reason next to it.

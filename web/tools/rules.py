@@ -1,5 +1,5 @@
-from web.access import CREW, PUBLIC, TABLE, allow
 """The tools index and the rule book in the app, its examples computed by the engine."""
+from web.access import CREW, PUBLIC, TABLE, allow
 from collections import Counter
 
 
