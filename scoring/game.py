@@ -49,7 +49,7 @@ class HouseRules:
             f"Bids from {self.min_bid}",
             "After four passes the deal moves on" if self.redeal_moves_deal
             else "After four passes the same dealer deals again",
-        ] + ([f"Ends after {self.hand_limit} hands, whoever leads then wins"] if self.hand_limit else [])
+        ] + ([f"Ends after {self.hand_limit} hands: whoever leads then tops the table"] if self.hand_limit else [])
 
 
 @dataclass(frozen=True)

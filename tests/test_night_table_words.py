@@ -2,7 +2,11 @@
 table's leader, never the winner of a game to 250 that was not played to 250; and the new-night
 form ranks per hand played by default, saying why (whoever sits out plays fewer hands)."""
 from support.club_nights import NINE, new_night, night_of, play_round
-from support.html_text import element_text, select, text
+from support.html_text import element_text, select, text, texts
+
+
+def page_names(page):
+    return [element.get("title") for element in select(page, ".total-card .name")]
 
 
 def _table(app, client, crew):
@@ -18,9 +22,13 @@ def test_a_stage_of_two_hands_counts_its_hands_and_names_a_leader(app, client, c
     board, game_id = _table(app, client, crew)
     page = client.get(board)
     assert element_text(page, ".goal-line") == "Hand 1 of 2 · first to 250 ends it sooner"
-    assert "to go" not in text(page)
+    assert "to go" not in text(page) and not select(page, ".total-card .to-goal")  # all at 0: nobody leads yet
     scores = play_round(app, crew, game_id, (0, 1, 2, 3))
-    assert element_text(client.get(board), ".goal-line") == "Hand 2 of 2 · first to 250 ends it sooner"
+    page = client.get(board)
+    assert element_text(page, ".goal-line") == "Hand 2 of 2 · first to 250 ends it sooner"
+    top = max(scores)
+    assert [name.split()[0] for name in texts(page, ".total-card:has(.to-goal) .name")] == [
+        name for name, score in zip(page_names(page), scores) if score == top]
     second = play_round(app, crew, game_id, (1, 2, 3, 0))
     totals = [a + b for a, b in zip(scores, second)]
     assert max(totals) < 250

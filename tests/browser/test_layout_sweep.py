@@ -70,7 +70,18 @@ def built(app):
     fresh = client.post(crew + "club-nights", data={"name": NIGHT, "names": "\n".join(NAMES), "format": "hands",
                                                     "stage_hands": "1", "ranking": "total"}).headers["Location"]
     players = re.findall(r'href="(/c/[^/]+/players/\d+)"', client.get(crew + "players").get_data(as_text=True))
-    return SimpleNamespace(crew=crew, game=game, round=round_url, nights=nights, player=players[0], fresh_night=fresh)
+    # A night whose first stage is being played, in a crew of its own (its players sit at running
+    # tables, which would hold up the fresh night's start): a table's scoreboard and open round.
+    other = Table(client).start_crew(CREW)
+    playing = client.post(other + "club-nights", data={"name": NIGHT, "names": "\n".join(NAMES), "format": "hands",
+                                                       "stage_hands": "2", "ranking": "per-hand"}).headers["Location"]
+    client.post(playing + "/stages")
+    client.post(playing + "/stages/1/start")
+    _, stages = night_of(app, playing)
+    night_table = f"{other}games/{stages[-1]['tables'][1]['game_id']}"
+    assert client.post(night_table + "/rounds").status_code == 303
+    return SimpleNamespace(crew=crew, game=game, round=round_url, nights=nights, player=players[0], fresh_night=fresh,
+                           night_table=night_table)
 
 
 @pytest.fixture(scope="module")
@@ -150,6 +161,9 @@ def test_every_main_page_fits_the_phone_with_the_longest_names(site, page, schem
     page.locator("#night-log summary").tap()  # the night's log, open: long names in its lines
     expect(page.locator("#night-log li").first).to_be_visible()
     check("night-log")
+    # Issue 44, item 6: a night table's scoreboard and round page, its 40-character names and night.
+    check("night-table", urls.night_table)
+    check("night-table-round", urls.night_table + "/rounds/1")
     check("club-nights", urls.crew + "club-nights")
     check("ladder", urls.crew + "ladder")
     check("history", urls.crew + "history")

@@ -121,8 +121,9 @@ def steady_tap(page, locator):
     top = locator.evaluate("el => el.getBoundingClientRect().top")
     selector = locator.evaluate("el => el.id ? '#' + el.id : null")
     locator.tap()
-    page.wait_for_function(
-        "() => window.htmx && !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling, .htmx-added')")
+    page.wait_for_function(  # a finished hand's move to the next (`moving-on`) is waited for too
+        "() => window.htmx && !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling, .htmx-added,"
+        " .moving-on')")
     page.wait_for_timeout(50)  # a focus or a scroll anchoring lands after the settle
     after = page.evaluate("() => [scrollY, document.querySelector('.tab.current').id]")
     if after[1] != before[1]:

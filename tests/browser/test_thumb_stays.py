@@ -10,7 +10,7 @@ from app import create_app
 from support.browser import POLL_SECONDS, SMALL_PHONE, PHONE, Orchard, new_phone, watched_page, close_phone
 from support.loopback import in_a_thread
 
-MOVE_ON_SECONDS = 2  # the players' pause is shorter; a test needs time to look at the screen
+MOVE_ON_SECONDS = 1.5  # the players' pause is shorter; a test needs time to look at the screen
 
 
 @pytest.fixture
