@@ -16,7 +16,7 @@ def refuse_if_final(db, game):
     """A game played at a club night that is finished is final: no round of it is saved, undone,
     brought back or corrected, no seat swapped, and it is neither abandoned nor resumed, until the
     night is reopened (services/club_night_stages.py, `reopen`)."""
-    night = night_store.final_night_of_game(db, game["id"])
+    night = night_store.final_night_of_game(game["id"], db)
     if night is not None:
         raise Refused(f"This game was played at {night}, which is finished: its results are final. "
                       "The organiser can reopen the night on its page to change them.", 409)

@@ -70,7 +70,7 @@ def save_note(crew_id, kind, subject_id, text):
 
 def final_night(game):
     """The name of the finished club night the game was played at (its results are final), or None."""
-    return night_store.final_night_of_game(None, game["id"])
+    return night_store.final_night_of_game(game["id"])
 
 
 def abandon(game):

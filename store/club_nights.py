@@ -130,7 +130,7 @@ def finished(db, night_id):
     return row[1] if row and row[0] == "finished" else None
 
 
-def final_night_of_game(db, game_id):
+def final_night_of_game(game_id, db=None):
     """The name of the finished club night a game was played at, or None (no night, or open)."""
     db = db or get_db()
     row = db.execute("SELECT club_night_tables.night_id, club_nights.name FROM club_night_tables"
