@@ -196,10 +196,13 @@
   // The new hand's top is brought into view, under the player tabs, if the player had scrolled past.
   var moveOn = null;
   function stopMovingOn() {
-    // Kept where they are: the sentence saying the next hand opens is no longer true.
+    // Kept where they are: the sentence in the bar saying the next hand opens is no longer true.
+    if (moveOn) {
+      var bar = document.getElementById("bar-msg");
+      if (bar) bar.textContent = "";
+    }
     clearTimeout(moveOn);
     moveOn = null;
-    document.querySelectorAll("#hand-panel.moving-on .tap-msg").forEach(function (msg) { msg.textContent = ""; });
     var panel = document.getElementById("hand-panel");
     if (panel) panel.classList.remove("moving-on");
   }

@@ -143,8 +143,10 @@ def _tap(number, seat, form, apply, control):
             blocks.append("quick_hint")  # the hint names the target's rank, which counts
     if next_tab is None:
         return regions(view, *blocks, control=control, message_text="", bar_text="")
+    # Said in the bar, which is always in view (under the row a card was tapped in, it could be
+    # under the bar): the tap's own result shows where it was made (the card, the summary, the score).
     said = f"{view.names[seat]}’s hand is in. {view.names[next_tab]}’s hand opens next."
-    return _moving_on(regions(view, *blocks, control=control, message_text=said, bar_text=""), view, next_tab)
+    return _moving_on(regions(view, *blocks, control=control, message_text="", bar_text=said), view, next_tab)
 
 
 def _refused(number, seat, message, control, status):
