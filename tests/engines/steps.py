@@ -64,7 +64,15 @@ class EnginePhone:
         except TimeoutException:
             cause = f" (last: {type(last[0]).__name__}: {last[0].msg})" if last else ""
             message = message() if callable(message) else message
-            raise TimeoutException(f"{message}{cause} after {seconds} s at {self.driver.current_url}") from None
+            raise TimeoutException(f"{message}{cause} after {seconds} s at {self.driver.current_url};"
+                                   f" the page says: {self.said()!r}") from None
+
+    def said(self):
+        """The page's main text, cut short: what a timed-out step found instead."""
+        try:
+            return " ".join(self.driver.find_element(By.TAG_NAME, "main").text.split())[:300]
+        except Exception:  # noqa: BLE001 - only for the message
+            return "(no main)"
 
     def find(self, css):
         return self.driver.find_element(By.CSS_SELECTOR, css)
@@ -136,7 +144,8 @@ class EnginePhone:
         self.open("/")
         self.find("#name").send_keys(name)
         self.tap("#crew-form button[type=submit]")
-        self.wait_url(r"/c/[^/]+/$")
+        # A fresh browser's first form: WebKit on a loaded machine once took over 10 s.
+        self.wait(lambda d: re.search(r"/c/[^/]+/$", d.current_url), r"never reached /c/[^/]+/$", seconds=30)
         return self.driver.current_url
 
     def start_game(self, first_dealer=0):
