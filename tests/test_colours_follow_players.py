@@ -38,3 +38,14 @@ def test_the_four_at_a_game_never_share_a_colour_and_the_first_eight_keep_theirs
     assert len(set(colours)) == 4 and all(0 <= c < PALETTE for c in colours)
     if all(place < PALETTE for place in places):
         assert colours == places
+
+
+def test_the_result_card_draws_the_colours_the_pages_show():
+    """The card (drawn by Pillow, no CSS) keeps its own copy of the light colours: the same, one a
+    colour of web/colours.py's palette."""
+    from pathlib import Path
+
+    from web.result_card import PLAYER_COLOURS
+    css = (Path(__file__).resolve().parents[1] / "static" / "app.css").read_text()
+    light = css.split("@media (prefers-color-scheme: dark)")[0]
+    assert [re.search(rf"--player-{n}: (#[0-9a-f]{{6}})", light).group(1) for n in range(PALETTE)] == list(PLAYER_COLOURS)
