@@ -13,9 +13,13 @@ TARGETS = ["4S", "2S", "3S", "5S"]
 PILES = [{"4": 2}, {"2": 1}, {}, {}]  # Ann 40 (three 4s with her target), Ben −15, Cleo 0, Dan 0
 
 
-def enter_and_all_in(phone, seat):
+def enter_and_all_in(phone, seat, last=False):
+    """A player enters their hand, taps "all in" and sees it taken: the hand is all in, or (the
+    last one) the round saved."""
     phone.counts(seat, TARGETS[seat], PILES[seat])
     phone.page.get_by_role("button", name=f"{NAMES[seat]}’s hand is all in").tap()
+    if not last:
+        expect(phone.page.locator("#hand-result .ok")).to_have_text(f"{NAMES[seat]}’s hand is all in ✓", timeout=8_000)
 
 
 @pytest.mark.parametrize("size", [PHONE, SMALL_PHONE], ids=["390x844", "360x740"])
@@ -50,7 +54,7 @@ def test_four_phones_follow_the_next_round_and_the_end_and_the_crew_is_never_loc
         ann.bid(0, 1, "S")
         for seat, phone in enumerate(phones):
             expect(phone.page.locator(".tabs .tab.current .tab-name")).to_have_text(NAMES[seat])
-            enter_and_all_in(phone, seat)
+            enter_and_all_in(phone, seat, last=seat == 3)
         if number == 1:
             for phone in phones:
                 expect(phone.page.locator("#hand-0 h2 strong")).to_have_text("40", timeout=8_000)
