@@ -3,7 +3,6 @@ blueprints, error pages, template filters); `orchard serve` serves it (cli/servi
 import errno
 import os
 import re
-import secrets
 import sqlite3
 from datetime import date, timedelta
 from pathlib import Path
@@ -16,6 +15,8 @@ from werkzeug.routing import IntegerConverter
 
 import settings
 import store
+from services import server_key
+from store.integrity import stray_journal
 from scoring import MAX_BID, PLAYERS, RANKS, format_points, parse_cards, rank_name
 from scoring.cards import a_rank
 from services import health
@@ -30,17 +31,6 @@ from web.sessions import CheckedCookieSessions
 __version__ = "2.0.0"
 
 csrf = CSRFProtect()
-
-
-def _secret_key(instance_dir):
-    """The key kept beside the database, made on first start (never in git), readable by the
-    owner only from the moment it exists."""
-    path = Path(instance_dir) / "secret_key"
-    if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as key:
-            key.write(secrets.token_hex(32))
-    return path.read_text().strip()
 
 
 CREW_LINK = re.compile(r"/c/[^/]+")
@@ -92,6 +82,11 @@ def _read_only(folder):
 
 def cannot_start(error, database):
     """The one sentence `orchard serve` stops with when the database cannot be opened and checked."""
+    journal = stray_journal(database)
+    if journal:
+        return (f"Orchard cannot start: {journal} is a whole database file (a backup saved under that name, "
+                f"perhaps), and SQLite takes a file of that name for the unfinished journal of {database} "
+                f"({error}): move it to another name or folder and start again. Nothing was changed.")
     if (isinstance(error, OSError) and error.errno == errno.EROFS) or _read_only(database.parent):
         return (f"Orchard cannot start: the database {database} is on a read-only file system ({error}); "
                 "Orchard writes beside it (the database, its journal, the backups): mount it read-write or "
@@ -148,11 +143,11 @@ def create_app(test_config=None):
     if test_config:
         app.config.update(test_config)
     Path(app.config["DATABASE"]).parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = _secret_key(Path(app.config["DATABASE"]).parent)
     app.session_interface = CheckedCookieSessions()
 
     store.init_app(app)
+    if not app.config.get("SECRET_KEY"):  # kept in the database, so a backup keeps every link working
+        app.config["SECRET_KEY"] = server_key.load(app.config["DATABASE"])
     security.init_app(app)
     access.init_app(app)
     assets.init_app(app)

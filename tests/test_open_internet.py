@@ -200,9 +200,9 @@ def test_files_holding_crews_are_readable_by_the_owner_only(tmp_path):
     folder = tmp_path / "data"
     with closing(sqlite3.connect(folder / "orchard.db")) as reader:  # an open reader keeps the WAL
         reader.execute("SELECT count(*) FROM crews").fetchall()
-        files = [folder / name for name in ("orchard.db", "orchard.db-wal", "orchard.db-shm", "secret_key")]
+        files = [folder / name for name in ("orchard.db", "orchard.db-wal", "orchard.db-shm")]
         files += list((folder / "backups").iterdir())
-        assert len(files) == 5
+        assert len(files) == 4
         assert {str(f.relative_to(folder)): oct(f.stat().st_mode & 0o777) for f in files} == {
             str(f.relative_to(folder)): "0o600" for f in files}
     assert oct((folder / "backups").stat().st_mode & 0o777) == "0o700"

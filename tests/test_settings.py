@@ -1,5 +1,6 @@
 """Settings an operator gives through the environment, as the README's table lists them."""
 import re
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -35,7 +36,7 @@ def test_orchard_public_url_from_the_environment_sets_the_crew_link(tmp_path, mo
     assert "only works on this device" not in page
 
 
-def test_with_orchard_database_set_the_secret_key_and_backups_land_beside_that_file(tmp_path, monkeypatch):
+def test_with_orchard_database_set_the_backups_land_beside_that_file_and_the_key_is_inside_it(tmp_path, monkeypatch):
     from store.backup import rolling_backup
 
     database = tmp_path / "elsewhere" / "crews.db"
@@ -43,7 +44,8 @@ def test_with_orchard_database_set_the_secret_key_and_backups_land_beside_that_f
     app = create_app({"WTF_CSRF_ENABLED": False})
     app.test_client().post("/crews", data={"name": "Beside"})
     rolling_backup(app.config["DATABASE"])
-    assert (database.parent / "secret_key").exists()
+    assert not (database.parent / "secret_key").exists()  # the key is kept in the database (store/server_key.py)
+    assert sqlite3.connect(database).execute("SELECT length(key) FROM server_key").fetchall() == [(64,)]
     assert [p.parent.name for p in (database.parent / "backups").glob("*.db")] == ["backups"]
 
 
