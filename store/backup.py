@@ -39,11 +39,13 @@ def _live_files(source):
     limits = limits_path(source)
     return [(f"{source}", "the live database"),
             (f"{source}-wal", "the live database's write-ahead log"),
+            (f"{source}-journal", "the name of the live database's rollback journal"),
             (f"{source}-shm", "the live database's shared-memory file"),
             (f"{source}-backup.lock", "the live database's backup lock"),
             (f"{source}-writer.lock", "the live database's writer lock"),
             (limits, "the live database's guess counters"),
             (f"{limits}-wal", "the live database's guess counters' write-ahead log"),
+            (f"{limits}-journal", "the name of the live database's guess counters' rollback journal"),
             (f"{limits}-shm", "the live database's guess counters' shared-memory file")]
 
 

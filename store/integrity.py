@@ -2,6 +2,7 @@
 start and for the health probe."""
 import sqlite3
 from contextlib import closing
+from pathlib import Path
 from urllib.parse import quote
 
 
@@ -27,8 +28,29 @@ def first_problem(conn):
 
 def check_file(path):
     """Raise DamagedDatabase when the file at `path` is not whole. It is opened read-only: nothing
-    is written into it, not even the checkpoint SQLite makes when its last connection closes."""
-    with closing(sqlite3.connect(f"file:{quote(str(path))}?mode=ro", uri=True)) as conn:
-        problem = first_problem(conn)
-    if problem:
-        raise DamagedDatabase(path, problem)
+    is written into it, not even the checkpoint SQLite makes when its last connection closes, and
+    a file it is refused for is left as it was found: the write-ahead log and shared-memory files
+    SQLite makes beside it to read it are taken away again (they hold nothing)."""
+    made = [Path(f"{path}{suffix}") for suffix in ("-wal", "-shm") if not Path(f"{path}{suffix}").exists()]
+    refused = True
+    try:
+        with closing(sqlite3.connect(f"file:{quote(str(path))}?mode=ro", uri=True)) as conn:
+            problem = first_problem(conn)
+        if problem:
+            raise DamagedDatabase(path, problem)
+        refused = False
+    finally:
+        if refused:
+            for companion in made:
+                companion.unlink(missing_ok=True)
+
+
+def stray_journal(path):
+    """A whole database file where SQLite looks for this one's rollback journal (a backup saved as
+    `<database>-journal`): SQLite would take it for an unfinished write's journal. Its path, or None."""
+    journal = Path(f"{path}-journal")
+    try:
+        with journal.open("rb") as file:
+            return journal if file.read(16) == b"SQLite format 3\x00" else None
+    except OSError:
+        return None
