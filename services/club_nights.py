@@ -8,6 +8,7 @@ from scoring import NAME_MAX, PLAYERS, club_night
 from scoring import names as name_rule
 from scoring.club_night import NightError, Seating, TableScore
 from store import club_nights as night_store
+from store.crews import LookAlike
 from store import write
 
 from .refusals import Refused
@@ -36,6 +37,9 @@ def clean_names(names):
                           422, field="names")
         if name_rule.key(name) in seen:
             raise Refused(f"{name} is on the list twice: give each player their own name.", 422, field="names")
+        alike = name_rule.look_alike(name, cleaned)
+        if alike:
+            raise Refused(name_rule.look_alike_sentence(name, alike, "higher on the list"), 422, field="names")
         seen[name_rule.key(name)] = name
         cleaned.append(name)
     return cleaned
@@ -49,9 +53,12 @@ def create(crew_id, name, names, format, stage_hands, ranking):
         club_night.check_present(names)
     except NightError as error:
         raise Refused(f"{error}.", 422, field="names" if "player" in str(error) else "format") from None
-    with write() as db:
-        return night_store.create(db, crew_id, name, format, stage_hands if format == "hands" else None,
-                                  ranking, secrets.randbelow(2**31), names)
+    try:
+        with write() as db:
+            return night_store.create(db, crew_id, name, format, stage_hands if format == "hands" else None,
+                                      ranking, secrets.randbelow(2**31), names)
+    except LookAlike as alike:
+        raise Refused(alike.sentence(), 422, field="names") from None
 
 
 def find(crew_id, night_id):
@@ -116,17 +123,25 @@ def add_player(night, name):
     [name] = clean_names([name]) or [""]
     if not name:
         raise Refused("Enter a name.", 422, field="name")
-    with write() as db:
-        _still_open(db, night, "name")
-        # Who is on the list is read inside the write: arrivals at once each see the one before.
-        found = night_store.night(night["crew_id"], night["id"], db)
-        if name_rule.key(name) in {name_rule.key(known) for known in _names(found).values()}:
-            raise Refused(f"{name} is already on tonight's list.", 422, field="name")
-        if len(found["players"]) >= club_night.MAX_PLAYERS:
-            raise Refused(f"A night seats at most {club_night.MAX_PLAYERS} players.", 422, field="name")
-        player_id = night_store.add_player(db, night["crew_id"], night["id"], name)
-        night_store.log(db, night["id"], "arrived", players=[player_id])
-        night_store.bump(db, night["id"])
+    try:
+        with write() as db:
+            _add(db, night, name)
+    except LookAlike as alike:
+        raise Refused(alike.sentence(), 422, field="name") from None
+
+
+def _add(db, night, name):
+    """add_player's write, in db's transaction."""
+    _still_open(db, night, "name")
+    # Who is on the list is read inside the write: arrivals at once each see the one before.
+    found = night_store.night(night["crew_id"], night["id"], db)
+    if name_rule.key(name) in {name_rule.key(known) for known in _names(found).values()}:
+        raise Refused(f"{name} is already on tonight's list.", 422, field="name")
+    if len(found["players"]) >= club_night.MAX_PLAYERS:
+        raise Refused(f"A night seats at most {club_night.MAX_PLAYERS} players.", 422, field="name")
+    player_id = night_store.add_player(db, night["crew_id"], night["id"], name)
+    night_store.log(db, night["id"], "arrived", players=[player_id])
+    night_store.bump(db, night["id"])
 
 
 def set_here(night, player_id, here):

@@ -4,6 +4,7 @@ from dataclasses import dataclass
 
 from scoring import PLAYERS, HouseRules, rematch_first_dealer, round_dealer, standing
 from store import club_nights as night_store
+from store.crews import LookAlike
 from store import games as game_store
 from store import rounds as round_store
 from store import seats as seat_store
@@ -54,9 +55,13 @@ def find(crew_id, game_id):
 
 
 def start(crew_id, names, first_dealer, rules):
-    """A new game for four named players (new names join the crew); returns its id."""
-    with write() as db:
-        return game_store.insert_game(db, crew_id, names, first_dealer, rules)
+    """A new game for four named players (new names join the crew); returns its id. Refused (on
+    the seat's field) when a new name is drawn like a player's the crew has."""
+    try:
+        with write() as db:
+            return game_store.insert_game(db, crew_id, names, first_dealer, rules)
+    except LookAlike as alike:
+        raise Refused(alike.sentence(), 422, field=f"player_{names.index(alike.name)}") from None
 
 
 def rematch(crew_id, game):

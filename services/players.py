@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from store import crews as crew_store
 from store import players as player_store
 from store import stats, write
+from store.crews import LookAlike
 from store.players import NameTaken
 
 from . import ratings as rating_service
@@ -82,6 +83,8 @@ def rename(crew_id, player_id, name):
             player_store.rename(db, crew_id, player_id, name)
     except NameTaken:
         raise Refused(f"Another player of this crew is already called {name}.", 422, field="name") from None
+    except LookAlike as alike:
+        raise Refused(alike.sentence(), 422, field="name") from None
 
 
 def merge(crew_id, keep_id, other_id):

@@ -42,9 +42,21 @@ def players(crew_id):
     )
 
 
+class LookAlike(Exception):
+    """A new name is drawn like another player's of the crew (`scoring.names.look_alike`)."""
+
+    def __init__(self, name, other):
+        super().__init__(name)
+        self.name, self.other = name, other
+
+    def sentence(self):
+        return name_rule.look_alike_sentence(self.name, self.other)
+
+
 def player_ids_for_names(db, crew_id, names):
-    """Ids of the named players, creating the ones the crew does not know yet (in db's transaction)."""
-    ids = []
+    """Ids of the named players, creating the ones the crew does not know yet (in db's transaction);
+    LookAlike when a new name is drawn like a player's the crew has (or one just created)."""
+    ids, known = [], None
     for name in names:
         found = list(
             db.query(
@@ -54,12 +66,18 @@ def player_ids_for_names(db, crew_id, names):
         )
         if found:
             ids.append(found[0]["id"])
-        else:
-            cursor = db.execute(
-                "INSERT INTO players (crew_id, name, name_key, created) VALUES (?, ?, ?, ?)",
-                [crew_id, name, name_rule.key(name), now()],
-            )
-            ids.append(cursor.lastrowid)
+            continue
+        if known is None:
+            known = [row[0] for row in db.execute("SELECT name FROM players WHERE crew_id = ?", [crew_id])]
+        other = name_rule.look_alike(name, known)
+        if other:
+            raise LookAlike(name, other)
+        cursor = db.execute(
+            "INSERT INTO players (crew_id, name, name_key, created) VALUES (?, ?, ?, ?)",
+            [crew_id, name, name_rule.key(name), now()],
+        )
+        ids.append(cursor.lastrowid)
+        known.append(name)
     return ids
 
 

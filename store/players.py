@@ -5,6 +5,7 @@ import sqlite3
 from scoring import names as name_rule
 
 from . import get_db
+from .crews import LookAlike
 from .results import refresh_results
 
 
@@ -70,7 +71,7 @@ def player(crew_id, player_id):
 
 def rename(db, crew_id, player_id, name):
     """Give the player a new name, in db's transaction; NameTaken when another player of the crew
-    has it."""
+    has it, LookAlike when another's is drawn like it."""
     taken = list(
         db.query(
             "SELECT 1 FROM players WHERE crew_id = ? AND name_key = ? AND id != ?",
@@ -79,6 +80,11 @@ def rename(db, crew_id, player_id, name):
     )
     if taken:
         raise NameTaken()
+    others = [row[0] for row in db.execute("SELECT name FROM players WHERE crew_id = ? AND id != ?",
+                                           [crew_id, player_id])]
+    other = name_rule.look_alike(name, others)
+    if other:
+        raise LookAlike(name, other)
     try:
         db.execute(
             "UPDATE players SET name = ?, name_key = ? WHERE id = ? AND crew_id = ?",

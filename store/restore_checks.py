@@ -29,10 +29,13 @@ def checked(raw):
     crew, players, games = data["crew"], data["players"], data["games"]
     crew["club_nights"] = data.get("club_nights", [])  # checked with the games they name, when staged
     _rules(crew, "The crew's house rules")
-    names = set()
+    names, looks = set(), {}
     for player in players:
         _need(name_rule.key(player["name"]) not in names, f"The player {player['name']} is in the file twice.")
         names.add(name_rule.key(player["name"]))
+        look = name_rule.look(player["name"])
+        _need(look not in looks, name_rule.look_alike_sentence(player["name"], looks.get(look), "another player in the file"))
+        looks[look] = player["name"]
     numbers = set()
     for game in games:
         _need(game["number"] not in numbers, "Each game needs a number of its own.")

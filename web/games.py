@@ -42,6 +42,10 @@ class GameForm(HouseRulesForm):
             if name and name_rule.key(name) in seen and not field.errors:
                 field.errors.append(f"{name} is already in seat {seen[name_rule.key(name)] + 1}.")
                 ok = False
+            alike = name and not field.errors and name_rule.look_alike(name, [n for n in self.names()[:seat] if n])
+            if alike:
+                field.errors.append(name_rule.look_alike_sentence(name, alike, f"in seat {self.names().index(alike) + 1}"))
+                ok = False
             seen.setdefault(name_rule.key(name or ""), seat)
         return ok
 
@@ -108,13 +112,17 @@ def game_new(token):
 def game_create(token):
     crew = load_crew(token)
     form = GameForm()
-    if not form.validate_on_submit():
-        return render(
-            "games/new.html", "game_form", status=422, crew=crew, form=form,
-            players=crew_service.players(crew["id"]),
-        )
-    game_id = game_service.start(crew["id"], form.names(), int(form.first_dealer.data), form.house_rules())
-    return see_other(url_for("games.game_show", token=token, game_id=game_id))
+    if form.validate_on_submit():
+        try:
+            game_id = game_service.start(crew["id"], form.names(), int(form.first_dealer.data), form.house_rules())
+        except Refused as refused:
+            getattr(form, refused.field).errors.append(refused.sentence)
+        else:
+            return see_other(url_for("games.game_show", token=token, game_id=game_id))
+    return render(
+        "games/new.html", "game_form", status=422, crew=crew, form=form,
+        players=crew_service.players(crew["id"]),
+    )
 
 
 @bp.get("/<int:game_id>")
