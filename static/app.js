@@ -135,6 +135,20 @@
     if (!event.currentTarget.isConnected) event.preventDefault();
   }
 
+  // A poll's answer that comes while this phone's own tap or save is on its way is let go: the
+  // answer to what the player did says what happened (a save that ended the game says "Round 2
+  // saved." on the result), where the poll would move the page on without a word. The next poll
+  // asks again.
+  function ownOnItsWay() {
+    return Array.prototype.some.call(document.querySelectorAll(".htmx-request"), function (elt) {
+      return !isPoll(elt);
+    });
+  }
+
+  document.addEventListener("htmx:beforeOnLoad", function (event) {
+    if (isPoll(event.detail.elt) && ownOnItsWay()) event.preventDefault();
+  });
+
   document.addEventListener("htmx:beforeRequest", function (event) {
     var elt = event.detail.elt;
     if (!isPoll(elt) || watchedPolls.has(elt)) return;
