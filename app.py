@@ -11,6 +11,7 @@ from flask import Flask, render_template, request, session, url_for
 from flask.templating import Environment
 from flask_wtf.csrf import CSRFError, CSRFProtect, generate_csrf
 from markupsafe import Markup, escape
+from werkzeug.exceptions import InternalServerError
 from werkzeug.routing import IntegerConverter
 
 import settings
@@ -184,6 +185,16 @@ def create_app(test_config=None):
             raise error
         app.logger.error("The database %s is damaged (%s): every page answers 503", app.config["DATABASE"], found)
         return render_error("errors/damaged.html", 503)
+
+    @app.errorhandler(InternalServerError)
+    def unexpected_fault(error):
+        """Any other failure: when the file turns out damaged (a damaged row can fail as anything),
+        the damage page and 503, as for SQLite's own complaint; else the plain 500."""
+        original = getattr(error, "original_exception", None)
+        if original is not None and health.confirmed_damage(original, any_error=True):
+            app.logger.error("The database %s is damaged: every page answers 503", app.config["DATABASE"])
+            return render_error("errors/damaged.html", 503)
+        return error
 
     @app.before_request
     def refuse_a_damaged_file():

@@ -140,7 +140,7 @@ def run():
 
     from app import cannot_start, create_app, database_path
     from store.backup import BackupError, rolling_backup
-    from store.integrity import check_file
+    from store.integrity import check_file, clear_damage_mark
     from web.share_links import server_address, startup_message
 
     os.umask(0o077)  # whatever the server writes (database, backups, key) is the owner's alone
@@ -150,6 +150,7 @@ def run():
     try:
         if Path(database_path()).exists():  # read through before anything is written into it
             check_file(database_path())
+            clear_damage_mark(database_path())  # found whole: a mark left from before is past
         application = create_app()
         rolling_backup(application.config["DATABASE"])
     except settings.SettingError as error:

@@ -4,7 +4,7 @@ import sqlite3
 import time
 
 import store
-from store.integrity import first_problem
+from store.integrity import first_problem, mark_damaged, marked_damage
 
 # How often one process reads the whole file through for the probe (PRAGMA quick_check): a probe
 # asked more often is answered from the last look, so asking costs nothing.
@@ -17,16 +17,24 @@ _looked = {}  # database file -> time.monotonic() of this process's last whole c
 
 
 def damage(path):
-    """What this process found wrong with the database file at `path`, or None."""
-    return _damage.get(path)
+    """What this process, or another serving the same file, found wrong with the database file at
+    `path`, or None (one look for the other processes' mark beside the file: a stat)."""
+    found = _damage.get(path)
+    if found is None:
+        found = marked_damage(path)
+        if found:
+            _damage[path] = found
+    return found
 
 
-def confirmed_damage(error):
+def confirmed_damage(error, any_error=False):
     """After a request failed with `error`: when it reads as a damaged file (SQLite's "malformed",
-    "not a database"), read the database through now (unless it was found whole within the last
-    CONFIRM_SECONDS: such errors, however many, cost a look every few seconds at most), and
-    remember what is wrong for every later request of this process. None when the file is whole."""
-    if not isinstance(error, sqlite3.DatabaseError) or not any(word in str(error) for word in DAMAGE_WORDS):
+    "not a database"), or with `any_error` when it failed at all (a damaged row can fail as a
+    KeyError or a bad JSON text), read the database through now (unless it was found whole within
+    the last CONFIRM_SECONDS: such errors, however many, cost a look every few seconds at most), and
+    remember what is wrong for every later request of every process. None when the file is whole."""
+    if not any_error and (not isinstance(error, sqlite3.DatabaseError)
+                          or not any(word in str(error) for word in DAMAGE_WORDS)):
         return None
     try:
         db = store.get_db()
@@ -43,6 +51,7 @@ def _look(db):
     _looked[db.path] = time.monotonic()
     if problem:
         _damage[db.path] = problem
+        mark_damaged(db.path, problem)  # every other process serving the file answers 503 too
     return problem
 
 

@@ -42,6 +42,7 @@ def _live_files(source):
             (f"{source}-journal", "the name of the live database's rollback journal"),
             (f"{source}-shm", "the live database's shared-memory file"),
             (f"{source}-backup.lock", "the live database's backup lock"),
+            (f"{source}-damaged", "the live database's damage mark"),
             (f"{source}-writer.lock", "the live database's writer lock"),
             (limits, "the live database's guess counters"),
             (f"{limits}-wal", "the live database's guess counters' write-ahead log"),

@@ -1,5 +1,6 @@
 """Whether the database file is whole: SQLite's quick check (every b-tree page read through), at
 start and for the health probe."""
+import os
 import sqlite3
 from contextlib import closing
 from pathlib import Path
@@ -43,6 +44,33 @@ def check_file(path):
         if refused:
             for companion in made:
                 companion.unlink(missing_ok=True)
+
+
+def mark_path(path):
+    """Where a process that found the database at `path` damaged says so to the others."""
+    return Path(f"{path}-damaged")
+
+
+def mark_damaged(path, problem):
+    """Say to every process serving `path` that it is damaged (`problem`: SQLite's complaint). The
+    mark is written beside the file, never into it, under a temporary name and then renamed."""
+    mark = mark_path(path)
+    staged = mark.with_name(f"{mark.name}.{os.getpid()}")
+    staged.write_text(problem)
+    os.replace(staged, mark)
+
+
+def marked_damage(path):
+    """The complaint another process marked the database at `path` damaged with, or None."""
+    try:
+        return mark_path(path).read_text() or "damaged"
+    except FileNotFoundError:
+        return None
+
+
+def clear_damage_mark(path):
+    """At a start whose check found the file whole (a good copy was put in its place)."""
+    mark_path(path).unlink(missing_ok=True)
 
 
 def stray_journal(path):

@@ -1,6 +1,7 @@
 """A database file damaged on the disk (issue 38.3): never served, whatever the backups hold; pages
 and the health probe say so alike; the refusal names the damage once (issue 38.8)."""
 import datetime
+import shutil
 import os
 import sqlite3
 import subprocess
@@ -147,3 +148,53 @@ def test_errors_that_only_look_like_damage_have_the_file_read_through_once_in_a_
             assert health.confirmed_damage(sqlite3.DatabaseError("database disk image is malformed")) is None
         assert health.confirmed_damage(sqlite3.IntegrityError("UNIQUE constraint failed")) is None
     assert len(looks) == 1
+
+
+def test_damage_one_process_found_is_answered_503_by_every_process(app, client, table, monkeypatch, tmp_path):
+    """Issue 46, item 2: the process that found the damage marks it beside the file; another
+    process (here: this one with its memory of the damage wiped) answers 503 from its first
+    request, and writes nothing: a new crew is not started in the damaged file. A start that
+    finds the file whole again (a good copy put in its place) takes the mark away."""
+    from services import health
+
+    crew = _crew_with_a_game(table)
+    database = Path(app.config["DATABASE"])
+    good = backup(database, tmp_path / "good.db")
+    store.close_thread_connections()
+    _damage(database)
+    assert client.get(crew).status_code == 503
+    assert (database.parent / "orchard.db-damaged").exists()
+    monkeypatch.setattr(health, "_damage", {})  # another process: it has found nothing itself
+    monkeypatch.setattr(health, "_looked", {})
+    sizes = {path.name: path.stat().st_size for path in database.parent.glob("orchard.db*")}
+    answer = client.post("/crews", data={"name": "Into the damage"})
+    assert answer.status_code == 503 and "The server's database is damaged" in answer.get_data(as_text=True)
+    assert client.get("/healthz").status_code == 503
+    assert {path.name: path.stat().st_size for path in database.parent.glob("orchard.db*")} == sizes
+    store.close_thread_connections()
+    for companion in database.parent.glob("orchard.db-*"):
+        if companion.name in ("orchard.db-wal", "orchard.db-shm"):
+            companion.unlink()
+    shutil.copy(good, database)  # the operator puts the good copy in place and starts again
+    server = ServerProcess(database).start()
+    try:
+        assert not (database.parent / "orchard.db-damaged").exists()
+        assert Phone(server.base).get("/healthz").status == 200
+    finally:
+        server.stop()
+
+
+def test_a_failure_of_any_kind_on_a_damaged_file_is_the_damage_page(app, table, monkeypatch):
+    """A damaged row can fail as anything (a KeyError, a bad JSON text), not only as SQLite's own
+    complaint: once the file is read through and found damaged, the answer is the 503 page, never
+    a bare 500."""
+    from web import crews as crew_views
+
+    crew = _crew_with_a_game(table)
+    app.config["PROPAGATE_EXCEPTIONS"] = False  # as served: the error handlers answer
+    store.close_thread_connections()
+    _damage(Path(app.config["DATABASE"]), middle=True)
+    monkeypatch.setattr(crew_views, "load_crew", lambda token: {}["a row the damage took"])
+    answer = app.test_client().get(crew)
+    assert answer.status_code == 503
+    assert "The server's database is damaged" in answer.get_data(as_text=True)
