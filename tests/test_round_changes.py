@@ -15,7 +15,7 @@ LINES = [
     "started · by the table's shared phone",
     "saved · −15 · 0 · 0 · 0 · by the table's shared phone",
     "correction started · from revision 1 · by the table's shared phone (revision 2)",
-    "corrected · Ann −15 → 40 · by the table's shared phone (revision 2)",  # the hand it changed, by name
+    "corrected · Ann −15 → 40 (a 4 more) · by the table's shared phone (revision 2)",  # the hand it changed, and how
 ]
 # What the app wrote into `round_changes.detail` before, for those lines.
 OLD_WORDS = {"started": "", "saved": "−15 · 0 · 0 · 0", "correction started": "from revision 1",
@@ -218,3 +218,18 @@ def test_an_older_export_restores_its_runs_counted(app, client, table):
              if entry["status"] == "scored"}
     assert [(change["action"], change["detail"], change.get("times", 1)) for change in again[1]["changes"]
             if change["action"] in RUNS] == [(action, words, 1) for action, (_, _, _, words) in RUNS.items()]
+
+
+def test_a_corrections_line_says_how_each_hand_it_changed_changed():
+    """Issue 43, item 3: the log says which hand changed how: its score, its target and its won
+    cards by rank, whichever way each revision entered them; a hand whose pile changed with its
+    score staying is named too."""
+    from web.round_changes import change_words
+
+    names = ["Ann", "Ben", "Cleo", "Dan"]
+    change = {"action": "corrected", "scores": [20, 5, 0, 10], "copied_scores": [5, 5, 0, 0],
+              "copied_piles": [("4S", {"A": 2}), ("2S", {"9": 1}), ("3S", {}), ("5S", {"K": 1})],
+              "piles": [("4S", {"A": 4, "10": 2}), ("2S", {"9": 1}), ("3S", {"Q": 1}), ("KS", {})]}
+    assert change_words(change, names) == (
+        "corrected · Ann 5 → 20 (2 10s more, 2 Aces more), Cleo 0 → 0 (a Queen more), "
+        "Dan 0 → 10 (target 5♠ → K♠, a King fewer)")

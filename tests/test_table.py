@@ -218,7 +218,7 @@ def test_a_correction_is_saved_only_with_the_agreement_of_every_seated_phone(tab
     assert ann.post(url + "/save", data=save_fields(ann.get(url))).status_code == 303
     assert select(ann.get(table.game_url), '[title="everybody agreed"]')  # all four, to the new scores
     history = text_of(ben.get(url))
-    assert "corrected · Ann 160 → 130 · by Ann's phone" in history
+    assert "corrected · Ann 160 → 130 (2 Kings fewer) · by Ann's phone" in history
     assert "agreed · by Ben's phone" in history
 
 

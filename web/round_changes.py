@@ -1,7 +1,8 @@
 """A round's logged change in words, for its line on the round page (the `change` template filter):
 the store keeps facts (services/rounds.py hands them over from `round_store.history`), the words
 are the web's."""
-from scoring import format_points
+from scoring import RANKS, format_points, parse_card, rank_name
+from scoring.cards import a_rank
 
 
 def change_words(change, names=None):
@@ -18,15 +19,40 @@ def change_words(change, names=None):
         said = _points(change["scores"])
         if action == "corrected" and change.get("copied_scores"):
             said = f"{_points(change['copied_scores'])} → {said}"
-            if names:  # which hands changed, by name: "Ann 160 → 140"
-                moved = [f"{name} {_points([was])} → {_points([now])}"
-                         for name, was, now in zip(names, change["copied_scores"], change["scores"]) if was != now]
+            if names:  # which hands changed, by name, and how: "Ann 160 → 140 (+2 Aces)"
+                piles = zip(change.get("copied_piles") or [None] * len(names), change.get("piles") or [None] * len(names))
+                moved = []
+                for name, was, now, (pile_was, pile_now) in zip(names, change["copied_scores"], change["scores"], piles):
+                    how = _pile_change(pile_was, pile_now)
+                    if was != now or how:
+                        moved.append(f"{name} {_points([was])} → {_points([now])}" + (f" ({how})" if how else ""))
                 said = ", ".join(moved) or said
     elif not said and action == "correction started" and change.get("copied_from"):
         said = f"from revision {change['copied_from']}"
     times = change.get("times") or 1
     counted = (f"{times} swaps in a row" if action == "seats swapped" else f"{times} times") if times > 1 else ""
     return " · ".join(part for part in (action, said, counted) if part)
+
+
+def _pile_change(was, now):
+    """How a hand's pile changed between two revisions, in words: "target 4♠ → 5♠, 2 Aces more, a
+    King fewer" (its won cards compared by rank, however each revision entered them), or ""."""
+    if not was or not now:
+        return ""
+    (target_was, ranks_was), (target_now, ranks_now) = was, now
+    parts = []
+    if target_was != target_now:
+        parts.append(f"target {_card(target_was)} → {_card(target_now)}")
+    for rank in RANKS:
+        moved = ranks_now.get(rank, 0) - ranks_was.get(rank, 0)
+        if moved:
+            cards = a_rank(rank) if abs(moved) == 1 else f"{abs(moved)} {rank_name(rank, plural=True)}"
+            parts.append(f"{cards} {'more' if moved > 0 else 'fewer'}")
+    return ", ".join(parts)
+
+
+def _card(code):
+    return str(parse_card(code)) if code else "none"
 
 
 def _points(scores):
