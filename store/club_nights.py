@@ -122,6 +122,17 @@ def table_of_game(game_id):
     return rows[0] if rows else None
 
 
+def player_of_device(night_id, device):
+    """The player a phone last took a seat for at one of the night's tables, or None."""
+    row = get_db().execute(
+        "SELECT seats.player_id FROM seat_claims"
+        " JOIN club_night_tables ON club_night_tables.game_id = seat_claims.game_id"
+        " JOIN seats ON seats.game_id = seat_claims.game_id AND seats.seat = seat_claims.seat"
+        " WHERE club_night_tables.night_id = ? AND seat_claims.device = ?"
+        " ORDER BY seat_claims.claimed DESC LIMIT 1", [night_id, device]).fetchone()
+    return row[0] if row else None
+
+
 def finished(db, night_id):
     """When the night was finished (its log's last "finished" line, unless a "reopened" line came
     after it: the log is where it is kept, and an export's log brings it back), or None."""

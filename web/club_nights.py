@@ -18,6 +18,7 @@ from services import crews as crew_service
 from services import links as link_service
 from services.refusals import Refused
 
+from . import night_follow as follow
 from .fields import check_name
 from .lookup import load_crew
 from .render import render, see_other, wants_fragment
@@ -231,14 +232,15 @@ def night_board_live(token, night_id):
     mark = _mark(token, night_id)
     if request.args.get("v", "") == mark:
         return make_response("", 204)
-    return _once_per_mark((token, night_id, mark, "big_board"),
-                          lambda: _board(token, *load_night(token, night_id), block="big_board", mark=mark))
+    crew, night = load_night(token, night_id)
+    response = _once_per_mark((token, night_id, mark, "big_board"), lambda: _board(token, crew, night, "big_board", mark))
+    return follow.with_my_table(response, crew, night, lambda: night_service.stages(night))
 
 
 def _board(token, crew, night, block=None, mark=None):
     mark = mark or night_service.live_mark(crew["id"], night["id"])  # before the board: see night_page
     stages = night_service.stages(night)
-    return render("club_nights/board.html", block, crew=crew, night=night,
+    return render("club_nights/board.html", block, crew=crew, night=night, follow=follow.my_table(crew, night, stages),
                   board=night_service.leaderboard(night, stages), mark=mark,
                   ranking_name=club_night.RANKING_NAMES[night["ranking"]])
 

@@ -1,0 +1,38 @@
+"""A phone follows its player through a club night (issue 44, item 1): once it took a seat at one of
+the night's tables, the night's board tells it where that player sits in the latest stage, with
+the table to open; no code to scan again."""
+from dataclasses import dataclass
+
+from store import club_nights as night_store
+
+
+@dataclass(frozen=True)
+class MyTable:
+    name: str  # the player's
+    stage: int  # the night's latest stage
+    state: str  # "playing" (their table's game is on), "done" (it ended), "drawn" (not started), "out"
+    table_no: int | None = None
+    seat: int | None = None  # 0-based, clockwise from who deals first
+    game_id: int | None = None
+
+
+def my_table(night, stages, device):
+    """Where the player this phone sat for stands in the night's latest stage, or None (the phone
+    never sat at one of its tables, or the night is over). `stages`: the night's stages, or a
+    function that reads them (only for a phone that sat)."""
+    player_id = night_store.player_of_device(night["id"], device) if device else None
+    if player_id is None or night["finished"]:
+        return None
+    stages = stages() if callable(stages) else stages
+    if not stages:
+        return None
+    name = next((player["name"] for player in night["players"] if player["id"] == player_id), None)
+    stage = stages[-1]
+    for table_no, table in sorted(stage["tables"].items()):
+        if player_id in table["players"]:
+            state = "playing" if table["status"] == "playing" else "done"
+            return MyTable(name, stage["number"], state, table_no, table["players"].index(player_id), table["game_id"])
+    place = next((place for place in stage["places"] if place["player_id"] == player_id), None)
+    if stage["status"] == "planned" and place:
+        return MyTable(name, stage["number"], "drawn", place["table_no"], place["seat"])
+    return MyTable(name, stage["number"], "out")
