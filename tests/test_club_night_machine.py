@@ -12,6 +12,8 @@ sat wrong" repair, and the night finished. After every step:
 * every draw seated fairly: whoever sits out has played at least as many stages as everyone
   seated (rule book 5: those who played most sit out, a stage missed counting as sat out);
 * a finished night's games refuse a correction (they are final);
+* a player's phone that sat at one of a night's tables is told on the night's board where its
+  own player sits now, with that table's link and no other (`support.night_follow_steps`);
 * and at the end, the crew's export restores whatever the steps left.
 
 A tiny run is in `make check`; a longer one is marked `fuzz` for `make test`."""
@@ -39,6 +41,7 @@ from store import rounds as round_store
 from support.apps import make_app
 from support.club_nights import board, new_night, night_of, play_round
 from support.html_text import select
+from support.night_follow_steps import NightFollowSteps
 from support.night_links import NightLinkSteps
 from support.rounds import BUILDER
 from support.table import Table
@@ -47,7 +50,7 @@ NIGHTS = (["Wim", "Ann", "Bob", "Cat", "Dan", "Eve"], ["Wim", "Fay", "Gus", "Hal
 OWN_RANK = ["Q", "J", "10", "8"]  # a correction gives a seat a pair of its own rank, or takes it away
 
 
-class ClubNightMachine(NightLinkSteps, RuleBasedStateMachine):
+class ClubNightMachine(NightLinkSteps, NightFollowSteps, RuleBasedStateMachine):
     def __init__(self):
         super().__init__()
         self.folder = tempfile.mkdtemp(prefix="orchard-machine-")
