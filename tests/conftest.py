@@ -11,6 +11,27 @@ from support.table import Table
 
 share_compiled_templates()
 
+# The longest tests (20 to 50 s each on 2 cores) start first: at the end of `make test` the last
+# tests are short ones, not one long test running alone while the other core waits for it.
+LONGEST_FIRST = (
+    "browser/test_club_night.py::test_nine_players_three_stages",
+    "browser/test_accessibility.py::test_axe_finds_nothing",
+    "test_round_machine.py::test_a_round_machine_long_run",
+    "browser/test_table_follows.py::",
+    "browser/test_csp.py::",
+    "test_club_night_machine.py::test_a_club_night_machine_long_run",
+    "browser/test_seat_privacy.py::",
+    "browser/test_two_phones.py::",
+    "browser/test_full_game_quick.py::",
+)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items):
+    def rank(item):
+        return next((n for n, name in enumerate(LONGEST_FIRST) if name in item.nodeid), len(LONGEST_FIRST))
+    items.sort(key=rank)  # a stable sort: every other test keeps its place
+
 
 @pytest.fixture
 def app(tmp_path):
