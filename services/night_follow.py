@@ -33,6 +33,6 @@ def my_table(night, stages, device):
             state = "playing" if table["status"] == "playing" else "done"
             return MyTable(name, stage["number"], state, table_no, table["players"].index(player_id), table["game_id"])
     place = next((place for place in stage["places"] if place["player_id"] == player_id), None)
-    if stage["status"] == "planned" and place:
+    if stage["status"] == "planned" and place and place["table_no"] is not None:  # not drawn to sit out
         return MyTable(name, stage["number"], "drawn", place["table_no"], place["seat"])
     return MyTable(name, stage["number"], "out")

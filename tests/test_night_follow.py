@@ -100,3 +100,25 @@ def test_the_boards_poll_brings_the_phones_own_panel(app, table):
     assert panel.get("hx-swap-oob") == "true" and "you are at table 2, seat 3" in panel.text_content()
     other = app.test_client().get(live.replace("v=", "v=old"), headers={"HX-Request": "true"})
     assert other.status_code == 200 and not select(other, "#my-table")  # drawn once, each phone's own panel
+
+
+def test_a_player_drawn_to_sit_out_the_next_stage_is_told_so(app, table):
+    """Found by the club night machine: a stage drawn but not started keeps whoever sits out as a
+    place without a table; the box said nothing true (the board answered 500)."""
+    crew, night, codes, board = _night(app, table)
+    _, stages = night_of(app, night)
+    phones = {}
+    for code, stage_table in zip(codes, (stages[0]["tables"][1], stages[0]["tables"][2])):
+        for seat, player_id in enumerate(stage_table["players"]):
+            phones[player_id] = app.test_client()
+            assert phones[player_id].post(f"{code}/seats/{seat}").status_code == 200
+    for stage_table in stages[0]["tables"].values():
+        for _ in range(2):
+            play_round(app, crew, stage_table["game_id"], [0, 1, 2, 3])
+    assert table.client.post(night + "/stages").status_code in (200, 303)
+    found, stages = night_of(app, night)
+    [out] = [p["player_id"] for p in stages[1]["places"] if p["table_no"] is None]
+    name = next(p["name"] for p in found["players"] if p["id"] == out)
+    assert out in phones, "whoever played stage 1 sits out stage 2"
+    assert _panel(phones[out], board) == (
+        f"Stage 2: {name}, you sit this stage out. Your next table shows here once the next stage is drawn.", None)

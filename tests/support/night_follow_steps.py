@@ -66,7 +66,7 @@ class NightFollowSteps:
                 return (f"Stage {stage['number']}: {name}, you are at table {table_no}, seat {seat}. "
                         f"Open table {table_no}"), table["game_id"]
         place = next((p for p in stage["places"] if p["player_id"] == player_id), None)
-        if stage["status"] == "planned" and place:
+        if stage["status"] == "planned" and place and place["table_no"] is not None:
             return (f"Stage {stage['number']} is drawn: {name}, you are at table {place['table_no']}, seat "
                     f"{place['seat'] + 1}, unless the organiser changes it. Your table opens here when the stage "
                     "starts."), None
