@@ -39,7 +39,7 @@ def _where(app, night, stage_number, player_id):
         if player_id in table["players"]:
             return table_no, table["players"].index(player_id) + 1, table["game_id"]
     for place in stage["places"]:
-        if place["player_id"] == player_id:
+        if place["player_id"] == player_id and place["table_no"] is not None:  # not drawn to sit out
             return place["table_no"], place["seat"] + 1, None
     return None
 
