@@ -10,7 +10,8 @@ from store import club_nights as night_store
 class MyTable:
     name: str  # the player's
     stage: int  # the night's latest stage
-    state: str  # "playing" (their table's game is on), "done" (it ended), "drawn" (not started), "out"
+    state: str  # "playing" (their table's game is on), "away" (they left tonight's list), "done" (their
+    # table ended), "drawn" (the stage is not started), "out" (they sit this stage out)
     table_no: int | None = None
     seat: int | None = None  # 0-based, clockwise from who deals first
     game_id: int | None = None
@@ -28,10 +29,14 @@ def my_table(night, stages, device):
         return None
     name = next((player["name"] for player in night["players"] if player["id"] == player_id), None)
     stage = stages[-1]
-    for table_no, table in sorted(stage["tables"].items()):
-        if player_id in table["players"]:
-            state = "playing" if table["status"] == "playing" else "done"
-            return MyTable(name, stage["number"], state, table_no, table["players"].index(player_id), table["game_id"])
+    tables = sorted(stage["tables"].items())
+    for table_no, table in tables:
+        if player_id in table["players"] and table["status"] == "playing":
+            return MyTable(name, stage["number"], "playing", table_no, table["players"].index(player_id), table["game_id"])
+    if not next(player["here"] for player in night["players"] if player["id"] == player_id):
+        return MyTable(name, stage["number"], "away")
+    if any(player_id in table["players"] for _, table in tables):
+        return MyTable(name, stage["number"], "done")
     place = next((place for place in stage["places"] if place["player_id"] == player_id), None)
     if stage["status"] == "planned" and place and place["table_no"] is not None:  # not drawn to sit out
         return MyTable(name, stage["number"], "drawn", place["table_no"], place["seat"])

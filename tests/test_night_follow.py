@@ -122,3 +122,19 @@ def test_a_player_drawn_to_sit_out_the_next_stage_is_told_so(app, table):
     assert out in phones, "whoever played stage 1 sits out stage 2"
     assert _panel(phones[out], board) == (
         f"Stage 2: {name}, you sit this stage out. Your next table shows here once the next stage is drawn.", None)
+
+
+def test_a_player_who_left_is_not_promised_a_next_table(app, table):
+    crew, night, codes, board = _night(app, table)
+    phone = app.test_client()
+    assert phone.post(codes[0] + "/seats/0").status_code == 200
+    found, stages = night_of(app, night)
+    player_id = stages[0]["tables"][1]["players"][0]
+    name = next(p["name"] for p in found["players"] if p["id"] == player_id)
+    for _ in range(2):
+        play_round(app, crew, stages[0]["tables"][1]["game_id"], [0, 1, 2, 3])
+    assert table.client.post(f"{night}/players/{player_id}/here", data={"here": "0"}).status_code in (200, 303)
+    assert _panel(phone, board) == (f"{name}, you are not on tonight's list of who is here, so no stage seats you: "
+                                    "the organiser can bring you back.", None)
+    assert table.client.post(f"{night}/players/{player_id}/here", data={"here": "1"}).status_code in (200, 303)
+    assert _panel(phone, board)[0].startswith(f"{name}, your table of stage 1 has finished.")

@@ -58,13 +58,16 @@ class NightFollowSteps:
         name = {p["id"]: p["name"] for p in night["players"]}[player_id]
         stage = stages[-1]
         for table_no, table in sorted(stage["tables"].items()):
-            if player_id in table["players"]:
-                if table["status"] != "playing":
-                    return (f"{name}, your table of stage {stage['number']} has finished. Your next table shows "
-                            "here once the next stage is drawn."), None
+            if player_id in table["players"] and table["status"] == "playing":
                 seat = table["players"].index(player_id) + 1
                 return (f"Stage {stage['number']}: {name}, you are at table {table_no}, seat {seat}. "
                         f"Open table {table_no}"), table["game_id"]
+        if not {p["id"]: p["here"] for p in night["players"]}[player_id]:
+            return (f"{name}, you are not on tonight's list of who is here, so no stage seats you: the organiser "
+                    "can bring you back."), None
+        if any(player_id in table["players"] for table in stage["tables"].values()):
+            return (f"{name}, your table of stage {stage['number']} has finished. Your next table shows "
+                    "here once the next stage is drawn."), None
         place = next((p for p in stage["places"] if p["player_id"] == player_id), None)
         if stage["status"] == "planned" and place and place["table_no"] is not None:
             return (f"Stage {stage['number']} is drawn: {name}, you are at table {place['table_no']}, seat "
