@@ -8,10 +8,17 @@ from playwright.sync_api import expect
 
 def _held_polls(page, pattern):
     """Polls matching `pattern` are held on their way until `release()`."""
-    held = []
-    page.route(pattern, lambda route: held.append(route))
+    held, released = [], []
+
+    def hold(route):
+        if released:  # a poll that comes once they are let go goes on at once: none is left waiting
+            route.continue_()
+        else:
+            held.append(route)
+    page.route(pattern, hold)
 
     def release():
+        released.append(True)
         for route in held:
             route.continue_()
         page.unroute(pattern)
