@@ -132,7 +132,7 @@ def add_player(night, name):
 
 def _add(db, night, name):
     """add_player's write, in db's transaction."""
-    _still_open(db, night, "name")
+    still_open(db, night, "name")
     # Who is on the list is read inside the write: arrivals at once each see the one before.
     found = night_store.night(night["crew_id"], night["id"], db)
     if name_rule.key(name) in {name_rule.key(known) for known in _names(found).values()}:
@@ -150,7 +150,7 @@ def set_here(night, player_id, here):
     if player_id not in names:
         raise Refused("That player is not on tonight's list.", status=404)
     with write() as db:
-        _still_open(db, night, f"here-{player_id}")
+        still_open(db, night, f"here-{player_id}")
         if not here:
             for stage in night_store.stages(night["id"], db):
                 for table_no, game in stage["tables"].items():
@@ -165,7 +165,7 @@ def set_here(night, player_id, here):
     return names[player_id]
 
 
-def _still_open(db, night, field):
+def still_open(db, night, field):
     if night_store.finished(db, night["id"]):
         raise Refused("The night is over: its standings are final, and nobody joins or leaves it now.", field=field)
 

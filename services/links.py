@@ -1,8 +1,9 @@
 """Which link a request came by, and the links a crew hands out.
 
-Three kinds: the crew link (everything: whoever keeps the crew), a table link (one game's play,
-while it is being played) and a watch link (read only: a game's scoreboard or a night's
-leaderboard and big screen). A table or watch token is made from its row's random nonce with the
+Four kinds: the crew link (everything: whoever keeps the crew), a table link (one game's play,
+while it is being played), a watch link (read only: a game's scoreboard or a night's
+leaderboard and big screen) and a night's door link (checking one player in at that night's door,
+services/door.py). A table or watch token is made from its row's random nonce with the
 server's key, so the crew page can show it again while the database holds only its hash; a new
 nonce replaces it and the old token stops working at once."""
 import base64
@@ -15,8 +16,8 @@ from store import crews as crew_store
 from store import write
 from store import links as link_store
 
-CREW, TABLE, WATCH = "crew", "table", "watch"
-KINDS = (CREW, TABLE, WATCH)
+CREW, TABLE, WATCH, DOOR = "crew", "table", "watch", "door"
+KINDS = (CREW, TABLE, WATCH, DOOR)
 PLAYING = "playing"
 
 

@@ -1,5 +1,5 @@
 """A phone follows its player through a club night (issue 44, item 1): once it took a seat at one of
-the night's tables, the night's board tells it where that player sits in the latest stage, with
+the night's tables, or checked in at its door (services/door.py), the night's board tells it where that player sits in the latest stage, with
 the table to open; no code to scan again."""
 from dataclasses import dataclass
 
@@ -11,7 +11,8 @@ class MyTable:
     name: str  # the player's
     stage: int  # the night's latest stage
     state: str  # "playing" (their table's game is on), "away" (they left tonight's list), "done" (their
-    # table ended), "drawn" (the stage is not started), "out" (they sit this stage out)
+    # table ended), "drawn" (the stage is not started), "out" (they sit this stage out), "waiting" (on the
+    # list, and no stage drawn since they came: checked in at the door, or added late)
     table_no: int | None = None
     seat: int | None = None  # 0-based, clockwise from who deals first
     game_id: int | None = None
@@ -24,10 +25,12 @@ def my_table(night, stages, device):
     player_id = night_store.player_of_device(night["id"], device) if device else None
     if player_id is None or night["finished"]:
         return None
+    name = next((player["name"] for player in night["players"] if player["id"] == player_id), None)
+    if name is None:  # a check-in at the door undone: they are off tonight's list
+        return None
     stages = stages() if callable(stages) else stages
     if not stages:
-        return None
-    name = next((player["name"] for player in night["players"] if player["id"] == player_id), None)
+        return MyTable(name, 0, "waiting")
     stage = stages[-1]
     tables = sorted(stage["tables"].items())
     for table_no, table in tables:
@@ -38,6 +41,8 @@ def my_table(night, stages, device):
     if any(player_id in table["players"] for _, table in tables):
         return MyTable(name, stage["number"], "done")
     place = next((place for place in stage["places"] if place["player_id"] == player_id), None)
-    if stage["status"] == "planned" and place and place["table_no"] is not None:  # not drawn to sit out
+    if place is None:  # on the list since this stage was drawn
+        return MyTable(name, stage["number"], "waiting")
+    if stage["status"] == "planned" and place["table_no"] is not None:  # not drawn to sit out
         return MyTable(name, stage["number"], "drawn", place["table_no"], place["seat"])
     return MyTable(name, stage["number"], "out")

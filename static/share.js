@@ -1,5 +1,8 @@
-// Copy and Share for the crew link: the Web Share API where the phone has it (the system
-// share sheet), the clipboard otherwise. The buttons stay hidden without JavaScript.
+// Copy and Share for a link (the crew link, a table's or the door's code): the Web Share API
+// where the phone has it (the system share sheet), the clipboard otherwise. The buttons stay
+// hidden without JavaScript. A QR code marked data-qr-zoom fills the screen at a tap (a code
+// across a room scans better) and goes back at the next tap or Escape. The page's parts come and
+// go with htmx swaps, so every tap is caught once, on the document.
 (function () {
   "use strict";
   function say(box, text) {
@@ -40,23 +43,40 @@
     );
   }
 
-  function wire(box) {
-    var url = box.getAttribute("data-share-url");
-    var shareButton = box.querySelector("[data-share-button]");
-    var copyButton = box.querySelector("[data-copy-button]");
-    if (shareButton && typeof navigator.share === "function") {
-      shareButton.hidden = false;
-      shareButton.addEventListener("click", function () { share(box, url); });
-    }
-    if (copyButton) {
-      copyButton.hidden = false;
-      copyButton.addEventListener("click", function () { copy(box, url); });
-    }
+  function zoom(code, big) {
+    code.classList.toggle("qr-big", big);
+    code.setAttribute("aria-expanded", big ? "true" : "false");
   }
 
-  function wireAll() {
-    document.querySelectorAll("[data-share-url]").forEach(wire);
+  document.addEventListener("click", function (event) {
+    var target = event.target instanceof Element ? event.target : null;
+    if (!target) return;
+    var code = target.closest("[data-qr-zoom]");
+    if (code) {
+      zoom(code, !code.classList.contains("qr-big"));
+      return;
+    }
+    var button = target.closest("[data-copy-button], [data-share-button]");
+    var box = button && button.closest("[data-share-url]");
+    if (!box) return;
+    var url = box.getAttribute("data-share-url");
+    if (button.hasAttribute("data-share-button")) share(box, url);
+    else copy(box, url);
+  });
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "Escape") return;
+    document.querySelectorAll("[data-qr-zoom].qr-big").forEach(function (code) { zoom(code, false); });
+  });
+
+  // Show the buttons this phone can use, on the page and in every part a swap brings.
+  function show(root) {
+    if (!root || !root.querySelectorAll) return;
+    root.querySelectorAll("[data-copy-button]").forEach(function (button) { button.hidden = false; });
+    if (typeof navigator.share === "function") {
+      root.querySelectorAll("[data-share-button]").forEach(function (button) { button.hidden = false; });
+    }
   }
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", wireAll);
-  else wireAll();
+  document.addEventListener("htmx:load", function (event) { show(event.detail.elt); });
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", function () { show(document); });
+  else show(document);
 })();

@@ -62,7 +62,7 @@ def stage(conn, nights, game_ids, player_ids, games=None):
                 conn.execute("INSERT INTO night_tables VALUES (?, ?, ?, ?)",
                              [night_id, number, table["table"], game_ids[table["game"]]])
         conn.executemany("INSERT INTO night_changes VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                         [(night_id, *_change(change, players, where)) for change in night["changes"]])
+                         [(night_id, *_change(change, player_ids, where)) for change in night["changes"]])
 
 
 def _stage_places(conn, night_id, entry, players, where):
@@ -105,6 +105,8 @@ def _change(change, players, where):
     staged ids. A line of a file from before m0016 has only its words: they are kept as they are
     (they were written to be read), and the page shows them so."""
     keys = [name_rule.key(name) for name in change.get("players", [])]
-    _need(all(key in players for key in keys), f"{where}'s log names a player the night does not list.")
+    # Any player of the crew: a check-in at the door undone takes its player off the night's list,
+    # and the log still says it happened.
+    _need(all(key in players for key in keys), f"{where}'s log names a player the file does not list.")
     return (change["at"], change["action"], change["detail"], change.get("stage"),
             ids(players[key] for key in keys), change.get("count"), change.get("times", 1))

@@ -98,7 +98,7 @@ COPY = [
 def remove(db, crew_id):
     """Delete a crew's club nights (a restore cut off part way), inside the caller's transaction."""
     nights = listed([row[0] for row in db.execute("SELECT id FROM club_nights WHERE crew_id = ?", [crew_id])])
-    for table in ("club_night_changes", "club_night_tables", "club_night_places", "club_night_stages",
-                  "club_night_players"):
+    for table in ("door_check_ins", "club_night_changes", "club_night_tables", "club_night_places",
+                  "club_night_stages", "club_night_players"):
         db.execute(f"DELETE FROM {table} WHERE night_id {AMONG}", [nights])
     db.execute("DELETE FROM club_nights WHERE crew_id = ?", [crew_id])

@@ -123,13 +123,15 @@ def table_of_game(game_id):
 
 
 def player_of_device(night_id, device):
-    """The player a phone last took a seat for at one of the night's tables, or None."""
+    """The player a phone last took a seat for at one of the night's tables, or checked in as at
+    its door (store/door.py), whichever came last; None when neither."""
     row = get_db().execute(
-        "SELECT seats.player_id FROM seat_claims"
+        "SELECT seats.player_id, seat_claims.claimed AS at FROM seat_claims"
         " JOIN club_night_tables ON club_night_tables.game_id = seat_claims.game_id"
         " JOIN seats ON seats.game_id = seat_claims.game_id AND seats.seat = seat_claims.seat"
         " WHERE club_night_tables.night_id = ? AND seat_claims.device = ?"
-        " ORDER BY seat_claims.claimed DESC LIMIT 1", [night_id, device]).fetchone()
+        " UNION ALL SELECT player_id, at FROM door_check_ins WHERE night_id = ? AND device = ?"
+        " ORDER BY at DESC LIMIT 1", [night_id, device, night_id, device]).fetchone()
     return row[0] if row else None
 
 
@@ -180,8 +182,9 @@ def changes(night_id):
     `names`, the names of the players it names as they are now) and any words an older release
     stored (`detail`, empty otherwise)."""
     db = get_db()
-    names = dict(db.execute("SELECT players.id, players.name FROM club_night_players JOIN players"
-                            " ON players.id = club_night_players.player_id WHERE night_id = ?", [night_id]).fetchall())
+    # The crew's players, not only tonight's list: a check-in at the door undone leaves it.
+    names = dict(db.execute("SELECT players.id, players.name FROM players JOIN club_nights"
+                            " ON club_nights.crew_id = players.crew_id WHERE club_nights.id = ?", [night_id]).fetchall())
     rows = list(db.query("SELECT * FROM club_night_changes WHERE night_id = ? ORDER BY id", [night_id]))
     for row in rows:
         row["names"] = [names.get(player_id, "?") for player_id in json.loads(row["players"] or "[]")]

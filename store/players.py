@@ -136,7 +136,7 @@ def merge(db, crew_id, keep_id, other_id):
         raise LookupError("both players must belong to the crew")
     games = [row[0] for row in db.execute("SELECT game_id FROM seats WHERE player_id = ?", [other_id])]
     db.execute("UPDATE seats SET player_id = ? WHERE player_id = ?", [keep_id, other_id])
-    for table in ("club_night_players", "club_night_places"):  # the nights they came to, too
+    for table in ("club_night_players", "club_night_places", "door_check_ins"):  # the nights they came to, too
         db.execute(f"UPDATE {table} SET player_id = ? WHERE player_id = ?", [keep_id, other_id])
     _named_again(db, keep_id, other_id)
     refresh_results(db, games)

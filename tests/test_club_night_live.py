@@ -34,13 +34,13 @@ def test_a_changed_leaderboard_poll_does_not_redraw_the_tables_qr_codes(app, cli
     client.post(night + "/stages")
     client.post(night + "/stages/1/start")
     page = client.get(night)
-    assert len(drawn) == 2 and len(select(page, "svg")) >= 2, "two tables, two codes on the night page"
+    assert len(drawn) == 3 and len(select(page, ".night-table svg")) == 2, "two tables' codes and the door's"
     poll = select(page, "#live-night")[0].get("hx-get")
     found, stages = night_of(app, night)
     play_round(app, crew, stages[-1]["tables"][1]["game_id"], (0, 1, 2, 3))
     assert client.get(poll).status_code == 200
     assert client.get(night).status_code == 200
-    assert len(drawn) == 2
+    assert len(drawn) == 3
 
 
 def test_a_changed_leaderboard_poll_leaves_the_codes_on_the_phone(app, client, crew, night):
@@ -50,17 +50,17 @@ def test_a_changed_leaderboard_poll_leaves_the_codes_on_the_phone(app, client, c
     client.post(night + "/stages")
     client.post(night + "/stages/1/start")
     page = client.get(night)
-    codes = {code.get("id"): code for code in select(page, ".night-table .qr")}
-    assert len(codes) == 2 and all(code.find("svg") is not None and code.get("hx-preserve") is not None
+    codes = {code.get("id"): code for code in select(page, ".night-table .qr-box")}
+    assert len(codes) == 2 and all(code.find(".//svg") is not None and code.get("hx-preserve") is not None
                                    for code in codes.values())
     poll = select(page, "#live-night")[0].get("hx-get")
     found, stages = night_of(app, night)
     play_round(app, crew, stages[-1]["tables"][1]["game_id"], (0, 1, 2, 3))
     changed = client.get(poll, headers={"HX-Request": "true"})
     assert changed.status_code == 200 and "1 hand saved" in changed.get_data(as_text=True)
-    stand_ins = {code.get("id"): code for code in select(changed, ".night-table .qr")}
+    stand_ins = {code.get("id"): code for code in select(changed, ".night-table .qr-box")}
     assert stand_ins.keys() == codes.keys()
-    assert all(code.find("svg") is None and code.get("hx-preserve") is not None for code in stand_ins.values())
+    assert all(code.find(".//svg") is None and code.get("hx-preserve") is not None for code in stand_ins.values())
     assert select(client.get(poll), ".night-table .qr svg"), "a plain request (no htmx) gets the codes"
 
 

@@ -12,8 +12,10 @@ sat wrong" repair, and the night finished. After every step:
 * every draw seated fairly: whoever sits out has played at least as many stages as everyone
   seated (rule book 5: those who played most sit out, a stage missed counting as sat out);
 * a finished night's games refuse a correction (they are final);
-* a player's phone that sat at one of a night's tables is told on the night's board where its
-  own player sits now, with that table's link and no other (`support.night_follow_steps`);
+* a player's phone that sat at one of a night's tables, or checked in at its door, is told on the
+  night's board where its own player sits now, with that table's link and no other; the door's
+  page never shows the crew's link (`support.night_follow_steps`);
+* no night lists more players than a night seats;
 * and at the end, the crew's export restores whatever the steps left.
 
 A tiny run is in `make check`; a longer one is marked `fuzz` for `make test`."""
@@ -225,6 +227,12 @@ class ClubNightMachine(NightLinkSteps, NightFollowSteps, RuleBasedStateMachine):
                 " JOIN seats ON seats.game_id = games.id WHERE games.status = 'playing'"
                 " GROUP BY seats.player_id HAVING count(*) > 1").fetchall()
         assert twice == []
+
+    @invariant()
+    def no_night_lists_more_players_than_it_seats(self):
+        for k in range(len(self.nights)):
+            found, _ = self.state(k)
+            assert len(found["players"]) <= club_night.MAX_PLAYERS
 
     def check_fair_draw(self, k):
         found, stages = self.state(k)

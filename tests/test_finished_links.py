@@ -20,7 +20,7 @@ def _night_at_two_tables(tmp_path):
     night = new_night(client, crew, names=NINE[:8], stage_hands="1").headers["Location"]
     assert client.post(night + "/stages").status_code == 303
     assert client.post(night + "/stages/1/start").status_code == 303
-    codes = [urlsplit(q.get("data-link")).path for q in select(client.get(night), ".qr[data-link]")]
+    codes = [urlsplit(q.get("data-link")).path for q in select(client.get(night), ".night-table .qr[data-link]")]
     return app, client, crew, night, codes
 
 

@@ -1,6 +1,6 @@
 """Every route of the app against every kind of link (web/access.py): the crew link does everything,
 a table link only its own game's play while the game is played, a watch link only reads its game's
-scoreboard or its night's leaderboard and big screen. The test walks `app.url_map`: a route that
+scoreboard or its night's leaderboard and big screen, a door link only checks a player in at its night. The test walks `app.url_map`: a route that
 declares no kind fails it, an allowed request is answered (never a 404 or a 5xx), and a refused one
 is a plain 404 that changes nothing in the database."""
 import shutil
@@ -22,7 +22,7 @@ from support.hostile import VALID_FORMS
 from support.html_text import select
 from support.rounds import save_quick_round
 from support.table import Table
-from web.access import CREW, PUBLIC, TABLE, WATCH
+from web.access import CREW, DOOR, PUBLIC, TABLE, WATCH
 
 SECRET = "link-kinds"
 CONFIG = {"SECRET_KEY": SECRET, "WTF_CSRF_ENABLED": False, "TESTING": True,
@@ -49,7 +49,7 @@ def _build(path):
     assert client.post(night + "/stages/1/start").status_code in (200, 303)
     game_id, over_id = int(playing.rsplit("/", 1)[1]), int(over.rsplit("/", 1)[1])
     night_id = int(night.rsplit("/", 1)[1])
-    codes = [urlsplit(q.get("data-link")).path for q in select(client.get(night), ".qr[data-link]")]
+    codes = [urlsplit(q.get("data-link")).path for q in select(client.get(night), ".night-table .qr[data-link]")]
     assert len(codes) == 2, "two tables, two codes"
     elsewhere = int(codes[1].rsplit("/", 1)[1])
     with app.app_context():
@@ -61,6 +61,7 @@ def _build(path):
             "watch game": link_service.token_for(SECRET, crew_id, WATCH, game_id=game_id),
             "watch night": link_service.token_for(SECRET, crew_id, WATCH, night_id=night_id),
             "watch over": link_service.token_for(SECRET, crew_id, WATCH, game_id=over_id),
+            "door": link_service.token_for(SECRET, crew_id, DOOR, night_id=night_id),
             "wrong": "x" * 43,
         }
         link_id = link_service.of_crew(SECRET, crew_id)[0]["id"]
@@ -108,7 +109,7 @@ TOKEN_RULES = [rule for rule in RULES if "token" in rule.arguments]
 # Routes about a saved round (round 1); the others enter the open one (round 2).
 SAVED_ROUND = {"rounds.round_agree", "rounds.correction_create", "rounds.correction_discard", "rounds.round_delete",
                "rounds.round_bring_back", "tools.what_if_show"}
-KINDS = ("crew", "table", "table over", "table elsewhere", "watch game", "watch night", "wrong")
+KINDS = ("crew", "table", "table over", "table elsewhere", "watch game", "watch night", "door", "wrong")
 
 
 def test_every_route_declares_who_may_use_it():
@@ -138,7 +139,7 @@ def _url(rule, facts, kind):
 
 def _allowed(kinds, kind):
     wanted = {"crew": CREW, "table": TABLE, "table elsewhere": TABLE, "watch game": WATCH,
-              "watch night": WATCH}.get(kind)
+              "watch night": WATCH, "door": DOOR}.get(kind)
     return wanted in kinds
 
 
@@ -161,8 +162,8 @@ def test_each_kind_of_link_gets_what_it_may_and_a_plain_404_otherwise(world, rul
         answer = _request(client, rule, url)
         assert answer.status_code < 500, (kind, url, errors)
         allowed = _allowed(kinds, kind)
-        if kind == "watch game" and scoped_to_night or kind == "watch night" and not scoped_to_night:
-            allowed = False  # a watch link reads only its own game or its own night
+        if kind == "watch game" and scoped_to_night or kind in ("watch night", "door") and not scoped_to_night:
+            allowed = False  # a watch link reads only its own game or its own night; a door link, its night's door
         if kind == "table" and scoped_to_night:
             allowed = False
         if kind == "table over" and scoped_to_game and (TABLE in kinds or "GET" in rule.methods and WATCH in kinds):

@@ -16,7 +16,7 @@ def _night(app, table):
     assert client.post(night + "/stages").status_code in (200, 303)
     assert client.post(night + "/stages/1/start").status_code in (200, 303)
     page = client.get(night)
-    codes = [urlsplit(q.get("data-link")).path for q in select(page, ".qr[data-link]")]
+    codes = [urlsplit(q.get("data-link")).path for q in select(page, ".night-table .qr[data-link]")]
     [board] = [urlsplit(a.get("href")).path for a in select(page, "a.button") if "Big-screen view" in a.text_content()]
     return crew, night, codes, board
 
@@ -81,7 +81,7 @@ def test_a_phone_that_sat_is_shown_its_players_next_table_on_the_board(app, tabl
     if where is None:
         assert link is None and "you sit this stage out" in words
     else:
-        codes = {urlsplit(q.get("data-link")).path for q in select(table.client.get(night), ".qr[data-link]")}
+        codes = {urlsplit(q.get("data-link")).path for q in select(table.client.get(night), ".night-table .qr[data-link]")}
         assert words == f"Stage 2: {name}, you are at table {where[0]}, seat {where[1]}. Open table {where[0]}"
         assert link in codes and link.endswith(f"/games/{where[2]}")
         assert phone.get(link).status_code == 200  # the link opens the new table
@@ -96,8 +96,8 @@ def test_the_boards_poll_brings_the_phones_own_panel(app, table):
     live = select(page, "#big-board")[0].get("hx-get")
     poll = phone.get(live.replace("v=", "v=old"), headers={"HX-Request": "true"})
     assert poll.status_code == 200
-    [panel] = select(poll, "#my-table")
-    assert panel.get("hx-swap-oob") == "true" and "you are at table 2, seat 3" in panel.text_content()
+    [slot] = select(poll, "#my-place")  # the box's slot: always there, so a box can come or go
+    assert slot.get("hx-swap-oob") == "true" and "you are at table 2, seat 3" in select(slot, "#my-table")[0].text_content()
     other = app.test_client().get(live.replace("v=", "v=old"), headers={"HX-Request": "true"})
     assert other.status_code == 200 and not select(other, "#my-table")  # drawn once, each phone's own panel
 

@@ -37,11 +37,13 @@ def _shown(app, pages):
     [table_code] = [q.get("data-link") for q in select(client.get(game), ".table-link .qr[data-link]")]
     links["game's table link"] = urlsplit(table_code).path
     page = client.get(night)
-    for number, code in enumerate(select(page, ".qr[data-link]"), 1):
+    for number, code in enumerate(select(page, ".night-table .qr[data-link]"), 1):
         links[f"night's QR code {number}"] = urlsplit(code.get("data-link")).path
     [board] = [a.get("href") for a in select(page, "a.button") if "Big-screen view" in a.text_content()]
     links["night's big screen"] = urlsplit(board).path
-    assert len(links) == 5  # the crew link, the game's code, the night's two tables and its big screen
+    [door] = [q.get("data-link") for q in select(page, ".door-code .qr[data-link]")]
+    links["night's door code"] = urlsplit(door).path
+    assert len(links) == 6  # the crew link, the game's code, the night's two tables, its big screen and its door
     close_thread_connections()
     return links
 

@@ -2,7 +2,8 @@
 
 A route says which links may use it with `@allow(...)` under its route decorator: `PUBLIC` (no
 link in its address), `CREW` (the crew link), `TABLE` (a table link, for its own game only) and
-`WATCH` (a watch link, for its own game or night only). A route that declares nothing is the crew
+`WATCH` (a watch link, for its own game or night only) and `DOOR` (a night's door link, for its
+own night's door only). A route that declares nothing is the crew
 link's alone, and tests/test_link_kinds.py fails until it declares. Anything a link may not use is
 a plain 404, the same as a wrong link, and changes nothing; a table or watch link that was
 replaced answers 410 with a page saying so (it is no guess: the app gave it out). A table link whose game is over is sent
@@ -16,17 +17,17 @@ the same read brings the night's live mark (web/club_nights.py)."""
 from flask import abort, current_app, g, request, session, url_for
 
 from services import links as link_service
-from services.links import CREW, TABLE, WATCH
+from services.links import CREW, DOOR, TABLE, WATCH
 
 from .render import see_other
 
 PUBLIC = "public"
-__all__ = ["PUBLIC", "CREW", "TABLE", "WATCH", "allow", "live_poll", "kinds_of", "check_link", "is_crew"]
+__all__ = ["PUBLIC", "CREW", "TABLE", "WATCH", "DOOR", "allow", "live_poll", "kinds_of", "check_link", "is_crew"]
 
 
 def allow(*kinds):
     """Declare the kinds of link that may use the route below (`@bp.get(...)` then `@allow(...)`)."""
-    unknown = set(kinds) - {PUBLIC, CREW, TABLE, WATCH}
+    unknown = set(kinds) - {PUBLIC, CREW, TABLE, WATCH, DOOR}
     assert kinds and not unknown, f"unknown kinds of link: {unknown}"
 
     def declare(view):
@@ -81,7 +82,7 @@ def check_link(endpoint, values):
             abort(404)
         if link.night_id is not None and (game_id is not None or night_id != link.night_id):
             abort(404)
-        if link.kind == WATCH and game_id is None and night_id is None:
+        if link.kind in (WATCH, DOOR) and game_id is None and night_id is None:
             abort(404)
         if link.table_over:
             if game_id is not None and (TABLE in kinds or request.method == "GET" and WATCH in kinds):

@@ -5,13 +5,14 @@ them over from `store/club_nights.py`'s `changes`, each player's name as it is n
 the web's. A line an older release stored with its words says them as they are."""
 
 _NEEDS = {"drawn": ("stage", "count"), "swapped": ("stage",), "started": ("stage", "count"), "finished": ("count",)}
-_NAMING = ("created", "swapped", "arrived", "left", "back")
+_NAMING = ("created", "swapped", "arrived", "door", "door undone", "left", "back")
 
 
 def night_change_words(change):
     """What a logged change of a night says: "Stage 1 drawn for 9 players · 3 draws", "Stage 1: Ann
     and Ben swapped places", "Stage 2 started at 3 tables", "The night finished after 2 stages",
-    "12 players: Ann, Ben, …", "Jo joined", "Jo left · 2 changes", "Jo is back"."""
+    "12 players: Ann, Ben, …", "Jo joined", "Jo checked in at the door", "Jo's check-in at the door
+    undone", "Jo left · 2 changes", "Jo is back"."""
     if change.get("detail"):
         return change["detail"]
     action, names, stage, count = change["action"], change["names"], change["stage"], change["count"]
@@ -31,8 +32,9 @@ def night_change_words(change):
         dropped = f" (stage {stage}, drawn but not started, dropped)" if stage else ""
         said = f"The night finished after {_counted(count, 'stage')}{dropped}"
     else:
-        said = {"arrived": f"{names[0]} joined", "left": f"{names[0]} left", "back": f"{names[0]} is back"}.get(
-            action, action)
+        said = {"arrived": f"{names[0]} joined", "door": f"{names[0]} checked in at the door",
+                "door undone": f"{names[0]}'s check-in at the door undone", "left": f"{names[0]} left",
+                "back": f"{names[0]} is back"}.get(action, action)
     unit = {"drawn": "draws", "swapped": "swaps", "left": "changes", "back": "changes"}.get(action)
     return f"{said} · {change['times']} {unit}" if unit and change["times"] > 1 else said
 

@@ -1,12 +1,9 @@
 """Club night pages: a new night, the organiser's page (who is here, the stage's seating with its
 swap, each table's QR code), the live leaderboard on every phone, and the big-screen view."""
-import threading
-from collections import OrderedDict
-
 from flask import Blueprint, abort, current_app, flash, g, make_response, request, url_for
 from flask_wtf import FlaskForm
 
-from web.access import CREW, WATCH, allow, live_poll
+from web.access import CREW, DOOR, WATCH, allow, live_poll
 from wtforms import (IntegerField, RadioField, SelectChoice, SelectField, SelectMultipleField, StringField,
                      TextAreaField)
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
@@ -15,12 +12,14 @@ from scoring import NAME_MAX, club_night
 from services import club_night_stages as stage_service
 from services import club_nights as night_service
 from services import crews as crew_service
+from services import door as door_service
 from services import links as link_service
 from services.refusals import Refused
 
 from . import night_follow as follow
 from .fields import check_name
 from .lookup import load_crew
+from .fragments import once_per_mark
 from .render import render, see_other, wants_fragment
 from .share_links import qr_svg, share_link
 
@@ -99,20 +98,34 @@ def night_page(token, night_id, status=200, block=None, forms=None, mark=None):
         "club_nights/show.html", block, status=status, crew=crew, night=night, stages=stages,
         current=current, plan=night_service.seating(current) if current else None, names=names, board=board,
         qr={} if block == "live" and wants_fragment() else _table_codes(crew, current),  # stand-ins: show.html
-        board_url=None if block else _board_url(crew, night_id),
+        board_url=None if block else big_screen_url(crew, night_id),
         player_form=forms.get("player") or PlayerForm(formdata=None),
         swap_form=swap_form, notice=forms.get("notice"), mark=mark,
         ranking_name=club_night.RANKING_NAMES[night["ranking"]], name_max=NAME_MAX,
         drawable=not night["finished"] and len(stages) < club_night.MAX_STAGES,
         log=night_service.changes(night) if block in (None, "night") else None,
+        door=_door(crew, night, stages) if block in (None, "night") and not night["finished"] else None,
     )
+
+
+def _door(crew, night, stages):
+    """The night's door code, and who checked in there (those the organiser may still undo)."""
+    return {"code": door_code(crew, night["id"]), "arrivals": door_service.arrivals(night),
+            "undoable": door_service.undoable(night, stages)}
+
+
+def door_code(crew, night_id):
+    """The night's door code: its link (a door link checks one player in, nothing else) and QR code."""
+    token = link_service.token_for(current_app.secret_key, crew["id"], DOOR, night_id=night_id)
+    link = share_link(url_for("door.door_show", token=token, night_id=night_id))
+    return {"url": link.url, "svg": qr_svg(link.url)}
 
 
 def _refusal(error, field=None):
     return {"field": error.field or field or "stage", "text": error.sentence, "refused": True}
 
 
-def _board_url(crew, night_id):
+def big_screen_url(crew, night_id):
     """The big screen's address: the night's watch link (read only), never the crew's."""
     watch = link_service.token_for(current_app.secret_key, crew["id"], WATCH, night_id=night_id)
     return url_for("club_nights.night_board", token=watch, night_id=night_id)
@@ -213,7 +226,7 @@ def night_live(token, night_id):
         response = night_page(token, night_id, block="night", mark=mark)
         response.headers.update({"HX-Retarget": "#night", "HX-Reswap": "outerHTML"})
         return response
-    return _once_per_mark((token, night_id, mark, "live"),
+    return once_per_mark((token, night_id, mark, "live"),
                           lambda: night_page(token, night_id, block="live", mark=mark))
 
 
@@ -233,14 +246,16 @@ def night_board_live(token, night_id):
     if request.args.get("v", "") == mark:
         return make_response("", 204)
     crew, night = load_night(token, night_id)
-    response = _once_per_mark((token, night_id, mark, "big_board"), lambda: _board(token, crew, night, "big_board", mark))
+    response = once_per_mark((token, night_id, mark, "big_board"), lambda: _board(token, crew, night, "big_board", mark))
     return follow.with_my_table(response, crew, night, lambda: night_service.stages(night))
 
 
 def _board(token, crew, night, block=None, mark=None):
     mark = mark or night_service.live_mark(crew["id"], night["id"])  # before the board: see night_page
     stages = night_service.stages(night)
+    door = door_code(crew, night["id"]) if block is None and not night["finished"] else None
     return render("club_nights/board.html", block, crew=crew, night=night, follow=follow.my_table(crew, night, stages),
+                  door=door,
                   board=night_service.leaderboard(night, stages), mark=mark,
                   ranking_name=club_night.RANKING_NAMES[night["ranking"]])
 
@@ -256,45 +271,6 @@ def _mark(token, night_id):
     if mark is None:
         abort(404)
     return mark
-
-
-class _Rendered:
-    """Fragments as last drawn, by night and mark, a few at a time. After each save every phone
-    following the night asks for the same new board (three phones a table, and the big screen):
-    it is drawn once per change in each process, not once per phone."""
-
-    def __init__(self, size):
-        self.size, self.lock, self.bodies = size, threading.Lock(), OrderedDict()
-
-    def get(self, key):
-        with self.lock:
-            body = self.bodies.get(key)
-            if body is not None:
-                self.bodies.move_to_end(key)
-            return body
-
-    def put(self, key, body):
-        with self.lock:
-            self.bodies[key] = body
-            self.bodies.move_to_end(key)
-            while len(self.bodies) > self.size:
-                self.bodies.popitem(last=False)
-
-
-_rendered = _Rendered(size=32)  # two fragments each of the nights being played at once
-
-
-def _once_per_mark(key, draw):
-    """An htmx fragment that depends on nothing but the night and its mark, drawn once."""
-    if not wants_fragment():
-        return draw()
-    body = _rendered.get(key)
-    if body is not None:
-        return make_response(body, 200)
-    response = draw()
-    if response.status_code == 200:
-        _rendered.put(key, response.get_data())
-    return response
 
 
 @bp.post("/<int:night_id>/players")

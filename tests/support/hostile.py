@@ -62,6 +62,7 @@ VALID_FORMS = {
     "history.night_note_update": {"text": "At Ann's"},
     "history.player_rename": {"name": "Annie"},
     "history.player_merge": {"other": "2"},  # players 1-4 are the victim's
+    "door.door_check_in": {"name": "Door Dora"},
 }
 # The same for the tools, whose questions travel in the query string.
 VALID_QUERIES = {

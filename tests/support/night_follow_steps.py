@@ -1,8 +1,10 @@
-"""The club night machine's steps for phones that follow their player (issue 44, item 1): a player's
-phone takes a seat at a table of a night by the table's code; after every step each such phone's
-box on the night's board says what the stored stages say of the player it last sat for (worked out
-here on its own from the stages), its "Open table" link opens a table that seats that player and no
-other's, and a phone that never sat (the big screen) sees no box."""
+"""The club night machine's steps for phones that follow their player (issue 44, items 1 and 3): a
+player's phone takes a seat at a table of a night by the table's code, or checks in at the night's
+door by its door code (a name of the crew tapped, or a new one typed), and the organiser undoes a
+check-in; after every step each such phone's box on the night's board says what the stored stages
+say of the player it last sat or checked in for (worked out here on its own from the stages), its
+"Open table" link opens a table that seats that player and no other's, and a phone that never sat
+(the big screen) sees no box. The door's page never shows the crew's own link."""
 from urllib.parse import urlsplit
 
 from hypothesis import strategies as st
@@ -30,32 +32,72 @@ class NightFollowSteps:
         if not games:
             return
         page = self.get(self.nights[k])
-        codes = [urlsplit(q.get("data-link")).path for q in select(page, ".qr[data-link]")]
+        codes = [urlsplit(q.get("data-link")).path for q in select(page, ".night-table .qr[data-link]")]
         code = next((c for c in codes if c.endswith(f"/games/{games[pick % len(games)]['game_id']}")), None)
         if code is None:
             return
         answer = self.follow_phones()[phone].post(f"{code}/seats/{seat}")
         assert answer.status_code < 500, answer.status_code
 
+    @rule(k=st.integers(0, 1), phone=st.integers(0, PHONES - 1), pick=st.integers(0, 30), new=st.booleans())
+    def a_player_checks_in_at_the_door(self, k, phone, pick, new):
+        codes = select(self.get(self.nights[k]), ".door-code .qr[data-link]")
+        if not codes:  # a finished night shows no door code
+            return
+        door = urlsplit(codes[0].get("data-link")).path
+        client = self.follow_phones()[phone]
+        page = client.get(door)
+        assert page.status_code == 200 and self.token not in page.get_data(as_text=True)
+        names = [button.get("value") for button in select(page, ".door-names button")]
+        if new or not names:
+            self.arrivals += 1
+            form = {"name": f"Door {self.arrivals}"}
+        else:
+            form = {"pick": names[pick % len(names)]}
+        answer = client.post(door, data=form)
+        assert answer.status_code in (303, 409, 422), answer.status_code
+
+    @rule(k=st.integers(0, 1), pick=st.integers(0, 30))
+    def the_organiser_undoes_a_check_in(self, k, pick):
+        page = self.get(self.nights[k])
+        undos = [form.get("action") for form in select(page, "form[action$='/door-undo']")]
+        if not undos:
+            return
+        before, _ = night_of(self.app, self.nights[k])
+        answer = self.post(undos[pick % len(undos)])
+        assert answer.status_code == 303, answer.status_code
+        after, _ = night_of(self.app, self.nights[k])
+        assert len(after["players"]) <= len(before["players"])
+
     def _player_of(self, k, phone):
-        """The player whose seat at one of night k's tables the phone took last, as stored."""
+        """The player whose seat at one of night k's tables the phone took last, or who it checked
+        in as at the night's door later, as stored."""
         client = self.follow_phones()[phone]
         with client.session_transaction() as session:
             device = session.get("device")
         night, _ = night_of(self.app, self.nights[k])
-        row = connect(self.app.config["DATABASE"]).execute(
-            "SELECT seats.player_id FROM seat_claims JOIN club_night_tables AS t ON t.game_id = seat_claims.game_id"
+        db = connect(self.app.config["DATABASE"])
+        sat = db.execute(
+            "SELECT seats.player_id, seat_claims.claimed FROM seat_claims"
+            " JOIN club_night_tables AS t ON t.game_id = seat_claims.game_id"
             " JOIN seats ON seats.game_id = t.game_id AND seats.seat = seat_claims.seat"
             " WHERE t.night_id = ? AND seat_claims.device = ? ORDER BY seat_claims.claimed DESC LIMIT 1",
             [night["id"], device]).fetchone() if device else None
-        return row and row[0]
+        door = db.execute("SELECT player_id, at FROM door_check_ins WHERE night_id = ? AND device = ?",
+                          [night["id"], device]).fetchone() if device else None
+        found = max((row for row in (sat, door) if row), key=lambda row: row[1], default=None)
+        return found and found[0]
 
     def _expected(self, k, player_id):
         """What the box says, from the stored stages: (its words, the game its link opens or None)."""
         night, stages = night_of(self.app, self.nights[k])
-        if player_id is None or night["finished"] or not stages:
+        listed = {p["id"]: p["name"] for p in night["players"]}
+        if player_id not in listed or night["finished"]:
             return None, None
-        name = {p["id"]: p["name"] for p in night["players"]}[player_id]
+        name = listed[player_id]
+        waiting = f"{name}, you are on tonight's list. Your table shows here as soon as a stage is drawn with you in it."
+        if not stages:
+            return waiting, None
         stage = stages[-1]
         for table_no, table in sorted(stage["tables"].items()):
             if player_id in table["players"] and table["status"] == "playing":
@@ -69,7 +111,9 @@ class NightFollowSteps:
             return (f"{name}, your table of stage {stage['number']} has finished. Your next table shows "
                     "here once the next stage is drawn."), None
         place = next((p for p in stage["places"] if p["player_id"] == player_id), None)
-        if stage["status"] == "planned" and place and place["table_no"] is not None:
+        if place is None:
+            return waiting, None
+        if stage["status"] == "planned" and place["table_no"] is not None:
             return (f"Stage {stage['number']} is drawn: {name}, you are at table {place['table_no']}, seat "
                     f"{place['seat'] + 1}, unless the organiser changes it. Your table opens here when the stage "
                     "starts."), None

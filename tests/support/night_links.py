@@ -27,7 +27,7 @@ class NightLinkSteps:
     def look_at_codes(self, k):
         """The codes the night's page shows now (its current stage's tables), kept for later."""
         page = self.get(self.nights[k])
-        for q in select(page, ".qr[data-link]"):
+        for q in select(page, ".night-table .qr[data-link]"):
             self.codes().setdefault(urlsplit(q.get("data-link")).path, False)
 
     @rule(k=st.integers(0, 1), pick=st.integers(0, 40), poll=st.sampled_from(["", "/live?v=1", "/rounds/1/live?v=1"]))
