@@ -189,3 +189,16 @@ def test_the_door_link_opens_its_door_and_nothing_else(app, client, crew, night)
                  f"/c/{token}/history/export.json", f"/c/{token}/club-nights/{int(night_id) + 1}/door"):
         assert stranger.get(path).status_code == 404, path
     assert re.fullmatch(r"/c/[\w-]+/club-nights/\d+/door", door)
+
+
+def test_every_link_on_the_door_page_opens_for_the_phone_that_scanned_it(app, client, night):
+    """The door page showed a Tools link, which a door link cannot open: its 404 counted as a guess
+    against the venue's address. Every link on it now opens for the phone that has only the code."""
+    door, phone = _door(client, night), app.test_client()
+    for stage in ("before", "after"):
+        page = phone.get(door)
+        links = {urlsplit(a.get("href")).path for a in select(page, "a[href]") if a.get("href").startswith("/")}
+        assert links, stage
+        for link in links:
+            assert phone.get(link).status_code == 200, (stage, link)
+        assert phone.post(door, data={"name": "Jo"}).status_code == 303

@@ -7,61 +7,12 @@ exact grid with cards held by others, a refused tap, a hand entered on its own p
 round, the winner screen, the tools, the rule book, the history pages, the restore page and the offline page."""
 import re
 
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from app import create_app
+from support.axe_audit import Audit
 from support.browser import SCOREBOARD_URL, htmx_settled
 from support.known_history import build_known_history
-
-AXE = Axe()
-# Every rule axe-core runs by default (WCAG 2.x A and AA, best practices), and the ones it keeps
-# off by default: the experimental ones (a visible label that differs from the accessible name,
-# a paragraph styled as a heading, table headers) and the retired duplicate-id checks.
-EXTRA_RULES = (
-    "label-content-name-mismatch", "p-as-heading", "table-fake-caption", "td-has-header",
-    "css-orientation-lock", "focus-order-semantics", "duplicate-id", "duplicate-id-active",
-)
-OPTIONS = {"resultTypes": ["violations"], "rules": {rule: {"enabled": True} for rule in EXTRA_RULES}}
-
-
-class Audit:
-    """Runs axe on the page as it is now, light then dark, and keeps every violation found."""
-
-    def __init__(self, page):
-        self.page = page
-        self.found = []
-        self.states = []
-
-    def __call__(self, state):
-        if self.page.evaluate("!!document.querySelector('script[src*=htmx]')"):  # not the offline page
-            htmx_settled(self.page)
-        self.states.append(state)
-        for scheme in ("light", "dark"):
-            self.page.emulate_media(color_scheme=scheme)
-            # Let a colour transition finish before contrast is measured.
-            self.page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
-            results = AXE.run(self.page, options=OPTIONS)
-            for violation in results.response["violations"]:
-                targets = [" ".join(map(str, node["target"])) for node in violation["nodes"]]
-                self.found.append(
-                    f"{state} [{scheme}] {violation['id']} ({violation['impact']}), "
-                    f"{len(targets)} nodes: {targets[:6]}"
-                )
-        self.page.emulate_media(color_scheme="light")
-        # axe-core 4.12 retired its duplicate-id rules (they no longer run on every element): the
-        # same id twice still breaks a label's `for` and aria-describedby, so it is checked here.
-        repeated = self.page.evaluate("""() => {
-            const seen = {};
-            document.querySelectorAll("[id]").forEach((el) => { seen[el.id] = (seen[el.id] || 0) + 1; });
-            return Object.keys(seen).filter((id) => seen[id] > 1);
-        }""")
-        if repeated:
-            self.found.append(f"{state} duplicate id (moderate): {repeated}")
-
-    def report(self):
-        return "\n".join(self.found)
-
 
 def all_in(phone, seat):
     phone.tab(seat)

@@ -4,6 +4,7 @@ light and dark. Nothing may reach past the phone's right edge (the page's scroll
 element's right edge), a refusal is said inside the screen and above the bottom bar, and the
 organiser's taps on a night leave the tapped control where it was with their result in view."""
 import re
+from urllib.parse import urlsplit
 from types import SimpleNamespace
 
 import pytest
@@ -161,6 +162,9 @@ def test_every_main_page_fits_the_phone_with_the_longest_names(site, page, schem
     page.locator("#night-log summary").tap()  # the night's log, open: long names in its lines
     expect(page.locator("#night-log li").first).to_be_visible()
     check("night-log")
+    page.locator("#door-code summary").tap()  # the door code, open (issue 44, item 3)
+    check("night-door-code")
+    check("door", urlsplit(page.locator("#door-code .qr").get_attribute("data-link")).path)
     # Issue 44, item 6: a night table's scoreboard and round page, its 40-character names and night.
     check("night-table", urls.night_table)
     check("night-table-round", urls.night_table + "/rounds/1")

@@ -1,0 +1,53 @@
+"""axe-core (from the axe-playwright-python package) on a page as it is now, light then dark: the
+browser tests' one audit (tests/browser/test_accessibility.py runs it on every page)."""
+from axe_playwright_python.sync_playwright import Axe
+
+from support.browser import htmx_settled
+
+AXE = Axe()
+# Every rule axe-core runs by default (WCAG 2.x A and AA, best practices), and the ones it keeps
+# off by default: the experimental ones (a visible label that differs from the accessible name,
+# a paragraph styled as a heading, table headers) and the retired duplicate-id checks.
+EXTRA_RULES = (
+    "label-content-name-mismatch", "p-as-heading", "table-fake-caption", "td-has-header",
+    "css-orientation-lock", "focus-order-semantics", "duplicate-id", "duplicate-id-active",
+)
+OPTIONS = {"resultTypes": ["violations"], "rules": {rule: {"enabled": True} for rule in EXTRA_RULES}}
+
+
+class Audit:
+    """Runs axe on the page as it is now, light then dark, and keeps every violation found."""
+
+    def __init__(self, page):
+        self.page = page
+        self.found = []
+        self.states = []
+
+    def __call__(self, state):
+        if self.page.evaluate("!!document.querySelector('script[src*=htmx]')"):  # not the offline page
+            htmx_settled(self.page)
+        self.states.append(state)
+        for scheme in ("light", "dark"):
+            self.page.emulate_media(color_scheme=scheme)
+            # Let a colour transition finish before contrast is measured.
+            self.page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+            results = AXE.run(self.page, options=OPTIONS)
+            for violation in results.response["violations"]:
+                targets = [" ".join(map(str, node["target"])) for node in violation["nodes"]]
+                self.found.append(
+                    f"{state} [{scheme}] {violation['id']} ({violation['impact']}), "
+                    f"{len(targets)} nodes: {targets[:6]}"
+                )
+        self.page.emulate_media(color_scheme="light")
+        # axe-core 4.12 retired its duplicate-id rules (they no longer run on every element): the
+        # same id twice still breaks a label's `for` and aria-describedby, so it is checked here.
+        repeated = self.page.evaluate("""() => {
+            const seen = {};
+            document.querySelectorAll("[id]").forEach((el) => { seen[el.id] = (seen[el.id] || 0) + 1; });
+            return Object.keys(seen).filter((id) => seen[id] > 1);
+        }""")
+        if repeated:
+            self.found.append(f"{state} duplicate id (moderate): {repeated}")
+
+    def report(self):
+        return "\n".join(self.found)
