@@ -202,3 +202,9 @@ def test_every_link_on_the_door_page_opens_for_the_phone_that_scanned_it(app, cl
         for link in links:
             assert phone.get(link).status_code == 200, (stage, link)
         assert phone.post(door, data={"name": "Jo"}).status_code == 303
+
+
+def test_the_crew_page_lists_the_door_code_by_its_night(app, client, crew, night):
+    _door(client, night)
+    listed = texts(client.get(crew), ".link-what")
+    assert sorted(listed) == ["Door code of Friday club", "Watch link of Friday club"]  # the big screen's
