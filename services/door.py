@@ -71,6 +71,9 @@ def check_in(night, device, name):
                 if len(found["players"]) >= club_night.MAX_PLAYERS:
                     raise Refused(f"Tonight's list is full: a night seats at most {club_night.MAX_PLAYERS} players.",
                                   field="name")
+                if door_store.arrivals_logged(db, night["id"]) >= club_night.MAX_DOOR_ARRIVALS:
+                    raise Refused(f"The door has added {club_night.MAX_DOOR_ARRIVALS} new names tonight, as many as "
+                                  "it may: ask the organiser to add you.", field="name")
                 did, player_id = ADDED, night_store.add_player(db, night["crew_id"], night["id"], name)
                 night_store.log(db, night["id"], "door", players=[player_id])
             door_store.check_in(db, night["id"], device, player_id, did)
@@ -97,11 +100,14 @@ def undo(night, player_id):
         if did != HERE and door_store.drawn_since(db, night["id"], checked[0]):
             raise Refused(f"A stage was drawn since {names[player_id]} checked in: if they are not here, tap Leaves.",
                           field=field)
+        # The log stays bounded: an arrival's undo is one line each (arrivals are), one brought back
+        # and out again is counted on the line "left"/"back" keeps, and a phone freed is no change.
         if did == ADDED:
             door_store.leave_night(db, night["id"], player_id)
+            night_store.log(db, night["id"], "door undone", players=[player_id])
         elif did == BACK:
             night_store.set_here(db, night["id"], player_id, False)
-        night_store.log(db, night["id"], "door undone", players=[player_id])
+            night_store.log_again(db, night["id"], ("left", "back"), "players", players=[player_id])
         night_store.bump(db, night["id"])
     return names[player_id]
 

@@ -22,6 +22,12 @@ def of_night(night_id, db=None):
     return found
 
 
+def arrivals_logged(db, night_id):
+    """How many new names the night's door added (its log's "door" lines, undone ones too)."""
+    return db.execute("SELECT count(*) FROM club_night_changes WHERE night_id = ? AND action = 'door'",
+                      [night_id]).fetchone()[0]
+
+
 def drawn_since(db, night_id, at):
     """Whether a stage of the night was drawn (or drawn again) at or after `at`."""
     return db.execute("SELECT 1 FROM club_night_stages WHERE night_id = ? AND drawn >= ? LIMIT 1",

@@ -208,3 +208,27 @@ def test_the_crew_page_lists_the_door_code_by_its_night(app, client, crew, night
     _door(client, night)
     listed = texts(client.get(crew), ".link-what")
     assert sorted(listed) == ["Door code of Friday club", "Watch link of Friday club"]  # the big screen's
+
+
+def test_the_door_adds_a_bounded_number_of_new_names_and_its_log_stays_bounded(app, client, night, monkeypatch):
+    """A code passed round could add names and have them undone without end: each new name is a
+    line of the log and a player of the crew. The door adds at most MAX_DOOR_ARRIVALS; a phone
+    freed or a player brought back and out again adds no line."""
+    monkeypatch.setattr(club_night, "MAX_DOOR_ARRIVALS", 3)
+    door = _door(client, night)
+    for n in range(3):
+        phone = app.test_client()
+        assert phone.post(door, data={"name": f"Stranger {n}"}).status_code == 303
+        found, _ = night_of(app, night)
+        assert client.post(night + f"/players/{found['players'][-1]['id']}/door-undo").status_code == 303
+    refused = app.test_client().post(door, data={"name": "Stranger 3"})
+    assert refused.status_code == 409 and "ask the organiser to add you" in _alert(refused)
+    lines = len(texts(client.get(night), "#night-log li"))
+    for _ in range(3):  # Ann, on the list already, checks in and is undone: no line
+        phone = app.test_client()
+        assert phone.post(door, data={"pick": "Ann"}).status_code == 303
+        found, _ = night_of(app, night)
+        ann = next(p["id"] for p in found["players"] if p["name"] == "Ann")
+        assert client.post(night + f"/players/{ann}/door-undo").status_code == 303
+    assert len(texts(client.get(night), "#night-log li")) == lines
+    assert app.test_client().post(door, data={"pick": "Bob"}).status_code == 303  # a name of the crew still checks in

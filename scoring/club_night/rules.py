@@ -12,6 +12,10 @@ from ..rounds import PLAYERS
 MIN_PLAYERS = PLAYERS  # one full table
 MAX_PLAYERS = 200  # fifty tables: a big club's whole membership
 MAX_STAGES = 20
+# New names a night's door code may add (each a line of the night's log and a player of the crew,
+# kept when the organiser undoes it): twice a full night, so a code passed round cannot grow either
+# without end. After that the organiser adds anyone else by name.
+MAX_DOOR_ARRIVALS = 2 * MAX_PLAYERS
 MAX_STAGE_HANDS = MAX_HANDS  # a stage of hands is a game cut to that many hands
 FORMATS = ("hands", "game")  # stages of a fixed number of hands, or one game to the goal a table
 RANKINGS = ("total", "per-hand", "placement")
