@@ -17,7 +17,7 @@ from werkzeug.routing import IntegerConverter
 import settings
 import store
 from services import server_key
-from store.integrity import stray_journal
+from store.integrity import only_an_index, stray_journal
 from scoring import MAX_BID, PLAYERS, RANKS, format_points, parse_cards, rank_name
 from scoring.cards import a_rank
 from services import health
@@ -99,6 +99,10 @@ def cannot_start(error, database):
     # SQLite's own words: a copy's or the check's error carries them as its detail (the error's
     # own sentence would repeat this one inside it).
     detail = getattr(error, "detail", None) or error
+    if only_an_index(str(detail)):
+        return (f"Orchard cannot start: an index of the database {database} is damaged ({detail}); the rows "
+                "themselves read whole, so rebuilding the indexes mends it: with Orchard stopped, run "
+                f"python3 -c \"import sqlite3; sqlite3.connect('{database}').execute('REINDEX')\" and start again.")
     backups = database.parent / "backups"
     copies = sorted(backups.glob(f"{database.stem}-*.db")) if backups.is_dir() else []
     if not copies:

@@ -46,6 +46,17 @@ def confirmed_damage(error, any_error=False):
         return None
 
 
+def index_lost_a_link():
+    """A link's token that its index did not find was found row by row: the index is damaged,
+    though every page still reads. Remembered, and marked for the other processes, as damage found
+    by a read is; returns the sentence to raise (a database error, answered with the 503 page)."""
+    db = store.get_db()
+    problem = "an index of the links lost a row (database disk image is malformed): REINDEX rebuilds it"
+    _damage[db.path] = problem
+    mark_damaged(db.path, problem)
+    return sqlite3.DatabaseError(problem)
+
+
 def _look(db):
     problem = first_problem(db.conn)
     _looked[db.path] = time.monotonic()
@@ -60,7 +71,7 @@ def database_trouble():
     else what went wrong."""
     try:
         db = store.get_db()
-        found = _damage.get(db.path)
+        found = damage(db.path)  # found here, or marked by another process
         if found:
             return f"the database is damaged ({found})"
         looked = _looked.get(db.path)

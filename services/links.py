@@ -72,6 +72,12 @@ def resolve(token, poll=None, night=None):
     return Link(kind, {**crew, "token": token}, game_id, night_id, status, polled, night_polled)
 
 
+def lost_by_an_index(token):
+    """Whether `token`, which `resolve` did not find, is there all the same, found row by row: its
+    table's index is damaged (services/health.py says so to every page then)."""
+    return link_store.held_without_index(crew_store.token_hash(token))
+
+
 def was_replaced(token):
     """Whether `token` was a table or watch link's until "Replace" gave the link a new one."""
     return link_store.was_replaced(crew_store.token_hash(token))

@@ -1,5 +1,7 @@
-"""Whether the database file is whole: SQLite's quick check (every b-tree page read through), at
-start and for the health probe."""
+"""Whether the database file is whole: SQLite's integrity check at start (every b-tree page read
+through, and every index held against its table), its quick check for the health probe (the pages
+only: fast enough to run once a minute), and a link's token looked for without its index when the
+index found nothing (an index can lose a row while every page still reads)."""
 import os
 import sqlite3
 from contextlib import closing
@@ -15,10 +17,14 @@ class DamagedDatabase(sqlite3.DatabaseError):
         self.detail = detail
 
 
-def first_problem(conn):
-    """None when `PRAGMA quick_check` finds the file whole, else its first complaint (one line)."""
+INDEX_WORDS = ("missing from index", "wrong # of entries in index", "index ")
+
+
+def first_problem(conn, indexes=False):
+    """None when `PRAGMA quick_check` finds the file whole, else its first complaint (one line);
+    with `indexes`, `PRAGMA integrity_check`, which also holds each index against its table."""
     try:
-        rows = conn.execute("PRAGMA quick_check").fetchall()
+        rows = conn.execute("PRAGMA integrity_check" if indexes else "PRAGMA quick_check").fetchall()
     except sqlite3.OperationalError:  # not opened at all (no access, a read-only folder): not damage
         raise
     except sqlite3.DatabaseError as error:  # too damaged to be read through at all
@@ -27,8 +33,15 @@ def first_problem(conn):
     return None if lines == ["ok"] else lines[0]
 
 
+def only_an_index(problem):
+    """Whether SQLite's complaint is about an index alone (the rows are whole: REINDEX rebuilds it)."""
+    said = problem.lower()
+    return any(words in said for words in INDEX_WORDS) and not any(word in said for word in ("page", "btree", "malformed"))
+
+
 def check_file(path):
-    """Raise DamagedDatabase when the file at `path` is not whole. It is opened read-only: nothing
+    """Raise DamagedDatabase when the file at `path` is not whole (its indexes held against their
+    tables too). It is opened read-only: nothing
     is written into it, not even the checkpoint SQLite makes when its last connection closes, and
     a file it is refused for is left as it was found: the write-ahead log and shared-memory files
     SQLite makes beside it to read it are taken away again (they hold nothing)."""
@@ -36,7 +49,7 @@ def check_file(path):
     refused = True
     try:
         with closing(sqlite3.connect(f"file:{quote(str(path))}?mode=ro", uri=True)) as conn:
-            problem = first_problem(conn)
+            problem = first_problem(conn, indexes=True)
         if problem:
             raise DamagedDatabase(path, problem)
         refused = False

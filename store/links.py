@@ -42,6 +42,15 @@ def replace(db, link_id, nonce, token_hash):
     db.execute("UPDATE links SET nonce = ?, token_hash = ? WHERE id = ?", [nonce, token_hash, link_id])
 
 
+def held_without_index(token_hash):
+    """Whether a crew or a link has this token hash, read row by row without the tables' indexes:
+    after `resolve` found nothing, a yes means an index lost it (the file is damaged)."""
+    return get_db().execute(
+        "SELECT 1 FROM crews NOT INDEXED WHERE token_hash = ?"
+        " UNION ALL SELECT 1 FROM links NOT INDEXED WHERE token_hash = ? LIMIT 1",
+        [token_hash, token_hash]).fetchone() is not None
+
+
 def was_replaced(token_hash):
     """Whether a link once had this token and was given a new one."""
     return get_db().execute("SELECT 1 FROM replaced_links WHERE token_hash = ?", [token_hash]).fetchone() is not None

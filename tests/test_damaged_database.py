@@ -48,9 +48,10 @@ def _served_then_damaged(tmp_path, middle=False):
 
 
 def _first_complaint(database):
+    """SQLite's first complaint as a start reads the file (its integrity check)."""
     with sqlite3.connect(database) as conn:
         try:
-            rows = conn.execute("PRAGMA quick_check").fetchall()
+            rows = conn.execute("PRAGMA integrity_check").fetchall()  # what a start runs
         except sqlite3.DatabaseError as error:
             return str(error)
     return [line for line in rows[0][0].splitlines() if not line.startswith("***")][0]

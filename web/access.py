@@ -16,6 +16,7 @@ club night's live poll (the organiser's page and the big screen) declares `@live
 the same read brings the night's live mark (web/club_nights.py)."""
 from flask import abort, current_app, g, request, session, url_for
 
+from services import health
 from services import links as link_service
 from services.links import CREW, DOOR, TABLE, WATCH
 
@@ -74,7 +75,11 @@ def check_link(endpoint, values):
     link = link_service.resolve(values["token"], **_poll(endpoint, values))
     if link is None:
         # A link the app gave out and later replaced is said so (410), never counted as a guess.
-        abort(410 if link_service.was_replaced(values["token"]) else 404)
+        if link_service.was_replaced(values["token"]):
+            abort(410)
+        if link_service.lost_by_an_index(values["token"]):  # there, but its index lost it: damage
+            raise health.index_lost_a_link()
+        abort(404)
     kinds = kinds_of(endpoint) or frozenset({CREW})
     if link.kind != CREW:
         game_id, night_id = values.get("game_id"), values.get("night_id")

@@ -124,7 +124,9 @@ def healthz():
     trouble = health.database_trouble()
     if trouble:
         current_app.logger.error("Health probe: the database does not answer (%s)", trouble)
-        response = make_response("the database does not answer\n", 503)
+        # What kind of trouble, not SQLite's words: those go to the log.
+        said = "the database is damaged" if trouble.startswith("the database is damaged") else "the database does not answer"
+        response = make_response(said + "\n", 503)
     else:
         response = make_response("ok\n")
     response.mimetype = "text/plain"
