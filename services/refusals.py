@@ -20,3 +20,7 @@ class NotOpen(Refused):
     def __init__(self, number, sentence=None):
         super().__init__(sentence or f"Round {number} is no longer open for entry: it was saved or changed on "
                          "another phone. This is what is stored now.")
+
+
+class Stale(Refused):
+    """A tap made on an old view of a hand that another phone has changed since."""

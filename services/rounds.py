@@ -8,7 +8,7 @@ create, and writes only if the engine accepts it.
 """
 from dataclasses import dataclass, field
 
-from scoring import DECK, RANKS, ROUNDS_MAX, Bid, Problem, first_bidder_seat, legal_call_error, score_hand
+from scoring import DECK, RANKS, ROUNDS_MAX, Bid, GameError, Problem, first_bidder_seat, legal_call_error, score_hand
 from store import rounds as round_store
 from store import games as game_store
 from store import seats as seat_store
@@ -294,8 +294,8 @@ def save(game, viewer, number, version, singles=None):
     """Save the open round if it is unchanged since the phone showed it and the engine finds no
     problem; returns the problems (empty when saved). Cards that no entry holds (quick entry leaves
     singles out) are saved only when the phone confirmed that many (`singles`). NotOpen if it
-    changed, Refused while a hand held on another phone is not all in, GameError if the scores
-    would end the game before rounds already saved after it."""
+    changed, Refused while a hand held on another phone is not all in or when the scores would end
+    the game before rounds already saved after it (field "save")."""
     with write() as db:
         entry = round_store.lock_open_number(db, game["id"], number)
         if entry is None or entry["version"] != version:
@@ -332,7 +332,10 @@ def _save_if_complete(db, game, entry, by, singles=None, singles_confirmed=False
 def _update_result(db, game):
     """Recompute the game's verdict inside the same transaction as the change that moves it."""
     saved = round_store.scored(game["id"], db)
-    result = game_standing(game, saved).result
+    try:
+        result = game_standing(game, saved).result
+    except GameError as error:  # a correction that ends the game before rounds saved after it
+        raise Refused(f"{error}: undo the later rounds first, then save this correction.", field="save") from None
     game_store.set_result(db, game["id"], result.over, result.winners, saved)
 
 

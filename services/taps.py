@@ -11,15 +11,11 @@ from store import write
 from scoring.entries import engine_hand, round_problems
 
 from .remaining import remaining_cards, rest_refusal
-from .refusals import Refused
+from .refusals import Refused, Stale
 from .rounds import next_hand, open_round
 
 # Problems a tap may not create: the deck has each card once and four of each rank.
 REFUSED_ON_TAP = {"duplicate", "target-in-pile", "too-many-of-rank", "bad-count"}
-
-
-class Stale(Refused):
-    """A tap made on an old view of a hand that another phone has changed since."""
 
 
 def set_card(game, viewer, number, seat, code, held, based_on=None):

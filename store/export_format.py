@@ -13,6 +13,7 @@ from typing_extensions import NotRequired, TypedDict
 from scoring import (CARD_CODES, MAX_BID, MODES, NAME_MAX, NOTE_MAX, PLAYERS, RANKS, ROUNDS_MAX, SUIT_NAMES, YEARS,
                      club_night)
 from scoring import names as name_rule
+from scoring import notes as note_rule
 
 from .export import FORMAT, VERSION
 
@@ -57,10 +58,18 @@ def _name(value):
     return name
 
 
+def _note(value):
+    """A note by the one rule the note form follows (`scoring.notes`), kept as the form keeps it."""
+    note = note_rule.clean(value)
+    if note_rule.problem(note):
+        raise ValueError("not a note the app writes")
+    return note
+
+
 Stamp = Annotated[str, Field(max_length=STAMP_MAX), AfterValidator(_stamp)]
 Name = Annotated[str, Field(min_length=1, max_length=NAME_MAX), AfterValidator(_name)]
 Text = Annotated[str, Field(max_length=TEXT_MAX)]
-Note = Annotated[str, Field(max_length=NOTE_MAX)]
+Note = Annotated[str, Field(max_length=NOTE_MAX), AfterValidator(_note)]
 Seat = Annotated[int, Field(ge=0, le=PLAYERS - 1)]
 TableNumber = Annotated[int, Field(ge=1, le=club_night.MAX_PLAYERS // PLAYERS)]
 # A card as the app stores it ("10S", "QH"): what a player types is read by the engine when it is
@@ -225,8 +234,8 @@ _EXPORT = TypeAdapter(Export)
 # --- From pydantic's complaint to a sentence -----------------------------------------------------
 
 _STAMP_HINT = f" (a date and time with its UTC offset, in the years {YEARS[0]} to {YEARS[-1]})"
-_HINTS = {"name": f" (1 to {NAME_MAX} characters)", "note": f" (text of at most {NOTE_MAX} characters)",
-          "night_note": f" (text of at most {NOTE_MAX} characters)", "target": " (a card such as 10S or QH)",
+_NOTE_HINT = f" (text of at most {NOTE_MAX} characters, no control characters)"
+_HINTS = {"name": f" (1 to {NAME_MAX} characters)", "note": _NOTE_HINT, "night_note": _NOTE_HINT, "target": " (a card such as 10S or QH)",
           "won": " (cards such as 10S or QH)", "counts": " (ranks 2 to 10, J, Q, K, A, each with a count)",
           **dict.fromkeys(("created", "finished", "updated", "done", "at"), _STAMP_HINT)}
 _PARTS = {"bid": ": the bid", "hands": ": a hand", "changes": ": a change", "signoffs": ": a sign-off"}

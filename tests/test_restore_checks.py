@@ -38,7 +38,7 @@ def _two_open_revisions(data):
         (lambda d: d["games"][0]["rounds"].pop(0), "its saved rounds are not numbered"),
         (lambda d: d["games"][2]["rounds"].append(dict(d["games"][2]["rounds"][1], number=3)),
          "Game 3: The game ended after round 2, so there is no round 3."),
-        (lambda d: d["games"][0].update(note="x" * 201), "Game 1 has no proper note (text of at most 200 characters)."),
+        (lambda d: d["games"][0].update(note="x" * 201), "Game 1 has no proper note (text of at most 200 characters, no control characters)."),
         (lambda d: d["games"][0]["rounds"][0]["hands"].__setitem__(1, "Ben"), "Game 1, round 1: a hand is missing or damaged."),
         (lambda d: d["games"][0]["rounds"][0]["bid"].update(seat=True), "Game 1, round 1: the bid has no proper seat."),
         (lambda d: d["games"][0]["rounds"][0]["signoffs"].append({"seat": 1}), "Game 1, round 1: a sign-off has no proper"),

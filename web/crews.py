@@ -104,8 +104,8 @@ def crew_create():
     valid = form.validate_on_submit()
     refusal = security.passphrase_refusal(form.passphrase.data)
     if refusal:
-        status, message = refusal
-        form.passphrase.errors = [message]
+        status = refusal.status
+        form.passphrase.errors = [refusal.sentence]
         return render(
             "crews/home.html", "crew_form", status=status, form=form,
             remembered=session.get("crews", []),

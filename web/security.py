@@ -8,6 +8,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from services.allowances import Allowances, counter_file
+from services.refusals import Refused
 from web.render import render_error
 
 # Every form here is a few short fields; a restore upload is one crew's JSON export.
@@ -111,19 +112,20 @@ def count_guesses(response):
 
 
 def passphrase_refusal(typed):
-    """None when the server has no passphrase or `typed` is it; otherwise the status and the
-    message for the form. Wrong passphrases are limited per address (PASSPHRASE_LIMIT); anything
-    that is not text, such as a file posted in its place, counts as a wrong one."""
+    """None when the server has no passphrase or `typed` is it; otherwise the `Refused` to say
+    beside the passphrase field. Wrong passphrases are limited per address (PASSPHRASE_LIMIT);
+    anything that is not text, such as a file posted in its place, counts as a wrong one."""
     passphrase = current_app.config.get("PASSPHRASE")
     if not passphrase:
         return None
     if not _allowance("PASSPHRASE_LIMIT", test_only=True):
-        return 429, "Too many wrong passphrases from this address: wait a few minutes, then try again."
+        return Refused("Too many wrong passphrases from this address: wait a few minutes, then try again.", 429,
+                       field="passphrase")
     typed = typed if isinstance(typed, str) else ""
     if hmac.compare_digest(typed.encode(), passphrase.encode()):
         return None
     _allowance("PASSPHRASE_LIMIT")
-    return 403, "That is not this server's passphrase."
+    return Refused("That is not this server's passphrase.", 403, field="passphrase")
 
 
 def new_crew_allowed():

@@ -1,5 +1,4 @@
 """The history's forms: a search (a GET question, no CSRF), notes, renaming, merging, restoring."""
-import unicodedata
 
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
@@ -8,6 +7,7 @@ from wtforms.validators import Optional, ValidationError
 
 from web.fields import check_name
 from scoring import NOTE_MAX
+from scoring import notes as note_rule
 
 
 
@@ -49,14 +49,15 @@ class SearchForm(FlaskForm):
 
 
 def check_note(form, field):
+    """The one rule for a note (`scoring.notes`): the field keeps the note as kept."""
     if not isinstance(field.data, str | None):
         raise ValidationError("A note is text.")
-    field.data = " ".join((field.data or "").split())
+    field.data = note_rule.clean(field.data)
+    sentence = note_rule.problem(field.data)
     if len(field.data) > NOTE_MAX:
         field.data = field.data[:NOTE_MAX]  # the form shows it again: only an excerpt
-        raise ValidationError(f"A note is at most {NOTE_MAX} characters.")
-    if any(unicodedata.category(ch).startswith("C") for ch in field.data):
-        raise ValidationError("A note cannot contain control characters.")
+    if sentence:
+        raise ValidationError(sentence)
 
 
 class NoteForm(FlaskForm):

@@ -79,8 +79,8 @@ def restore_create():
     valid = form.validate_on_submit()
     refusal = security.passphrase_refusal(form.passphrase.data)
     if refusal:
-        status, message = refusal
-        form.passphrase.errors = [message]
+        status = refusal.status
+        form.passphrase.errors = [refusal.sentence]
         return render("history/restore.html", "restore_form", status=status, form=form, crew=None)
     if valid:
         reservation = security.reserve_new_crew()

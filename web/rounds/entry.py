@@ -13,11 +13,10 @@ from flask import g, make_response, request, url_for
 
 from web.access import CREW, TABLE, allow
 from web.access import live_poll
-from scoring import CardError, GameError, parse_card, parse_rank
+from scoring import CardError, parse_card, parse_rank
 from services import rounds as service
 from services import taps
-from services.refusals import NotOpen, Refused
-from services.taps import Stale
+from services.refusals import NotOpen, Refused, Stale
 from .forms import BidForm, CardTapForm, CountTapForm, DoneForm, ModeForm, SaveForm, TargetForm
 
 from ..render import see_other, wants_fragment
@@ -249,8 +248,6 @@ def hand_done(number, seat):
     form.validate_on_submit()
     try:
         entry = service.mark_done(g.game, g.viewer, number, seat, form.done.data != "0")
-    except GameError as error:
-        return _refused(number, seat, str(error), {"kind": "none", "slot": "done"}, 409)
     except NotOpen as gone:
         return not_open(number, gone)
     except Refused as refused:
@@ -313,12 +310,11 @@ def round_save(number):
         return regions(view_of(number), "check", status=422, save_message="Reload the page and save again.")
     try:
         problems = service.save(g.game, g.viewer, number, form.version.data, form.singles.data)
-    except GameError as error:
-        return regions(view_of(number), "check", status=409,
-                        save_message=f"{error}: undo the later rounds first, then save this correction.")
     except NotOpen as gone:
         return not_open(number, gone)
     except Refused as refused:
+        if refused.field == "save":  # said beside the button, as the round's own problems are
+            return regions(view_of(number), "check", status=refused.status, save_message=refused.sentence)
         return regions(view_of(number, tab_arg()), "check", "bar_message", status=refused.status,
                        bar_text=refused.sentence)
     if problems:
