@@ -107,9 +107,9 @@ SETTINGS = (
             "keep arriving at 64 KB a second (a body that falls behind, or sends nothing, is cut off "
             "with 408); an idle keep-alive connection closes after as long"),
     Setting("ORCHARD_BODIES_PER_ADDRESS", "4", _whole,
-            "request bodies one address may have still arriving a second after their headers, in each "
-            "process (a restore upload, a slow form); one more is answered 429, so one address cannot "
-            "hold the connections"),
+            "request bodies one address may have still arriving a second after their headers, over all "
+            "the processes (a restore upload, a slow form); one more is answered 429, so one address "
+            "cannot hold the connections"),
 )
 BY_NAME = {setting.name: setting for setting in SETTINGS}
 

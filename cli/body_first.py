@@ -14,8 +14,9 @@ connections for 980 s):
 - it must keep arriving: once the grace is over (ORCHARD_CHANNEL_TIMEOUT, the time the headers may
   take), a body that has delivered less than BODY_MIN_RATE bytes for each second past the grace is
   cut off with 408 and the connection closed; one that sends nothing is cut off after the grace;
-- one address may have at most ORCHARD_BODIES_PER_ADDRESS bodies being read at once in this
-  process (behind ORCHARD_TRUSTED_PROXY, the address the proxy names); one more is answered 429 and
+- one address may have at most ORCHARD_BODIES_PER_ADDRESS bodies being read at once, over all the
+  worker processes (counted in the limits file, store/limits.py; behind ORCHARD_TRUSTED_PROXY, the
+  address the proxy names); one more is answered 429 and
   its connection closed. A body is counted once it has taken SETTLE_SECONDS: a phone's form comes
   with its headers and is in at once, so phones behind one address (a club's Wi-Fi) tapping all at
   once are never counted, and one more slow body is refused a second after its headers.
@@ -52,24 +53,41 @@ class BusyAddress(Exception):
     """The body's address already has its share of bodies being read."""
 
 
-class Share:
-    """One body's place among its address's bodies being read (`counts`), taken only once the body
-    is slow to arrive (`take`, which raises BusyAddress when the address has `cap` already)."""
+class LocalBodies:
+    """The bodies being read, per address, in this process alone (one process serving, or tests);
+    `store.limits.SharedBodies` counts them over every worker process the same way."""
 
-    def __init__(self, counts, address, cap):
-        self.counts, self.address, self.cap, self.taken = counts, address, cap, False
+    def __init__(self):
+        self.counts = Counter()
+
+    def take(self, address, cap):
+        if self.counts[address] >= cap:
+            return False
+        self.counts[address] += 1
+        return True
+
+    def give_back(self, address):
+        self.counts[address] -= 1
+        if self.counts[address] <= 0:
+            del self.counts[address]
+
+
+class Share:
+    """One body's place among its address's bodies being read (`bodies`: LocalBodies or
+    SharedBodies), taken only once the body is slow to arrive (`take`, which raises BusyAddress
+    when the address has `cap` already)."""
+
+    def __init__(self, bodies, address, cap):
+        self.bodies, self.address, self.cap, self.taken = bodies, address, cap, False
 
     def take(self):
-        if self.counts[self.address] >= self.cap:
+        if not self.bodies.take(self.address, self.cap):
             raise BusyAddress()
-        self.counts[self.address] += 1
         self.taken = True
 
     def give_back(self):
         if self.taken:
-            self.counts[self.address] -= 1
-            if not self.counts[self.address]:
-                del self.counts[self.address]
+            self.bodies.give_back(self.address)
             self.taken = False
 
 
@@ -120,13 +138,14 @@ class BodyFirst:
     answers 413 from the Content-Length)."""
 
     def __init__(self, wsgi_app, threads, accepted, grace, multiprocess=False, per_address=4,
-                 trusted_proxy=None):
+                 trusted_proxy=None, bodies=None):
         self.wsgi_app = wsgi_app
         self.accepted = accepted
         self.grace = grace
         self.per_address = per_address
         self.trusted_proxy = trusted_proxy
-        self.reading = Counter()  # address -> its slow bodies being read (on the loop: no lock)
+        # address -> its slow bodies being read: here, or over every worker process (`bodies`)
+        self.reading = bodies if bodies is not None else LocalBodies()
         self.threads = ThreadPoolExecutor(threads, thread_name_prefix="orchard-app")
         self.base = {
             "SCRIPT_NAME": "",

@@ -84,6 +84,7 @@ def worker_app():
     from cli.body_first import BodyFirst
     from web.security import body_accepted
     from store.backup import start_daily_backups
+    from store.limits import SharedBodies, limits_path
 
     _end_with_parent()
     application = create_app()
@@ -92,7 +93,8 @@ def worker_app():
     served = serve_settings()
     return BodyFirst(application, served["threads"], body_accepted(application),
                      grace=served["channel_timeout"], multiprocess=served["workers"] > 1,
-                     per_address=served["bodies_per_address"], trusted_proxy=application.config["TRUSTED_PROXY"])
+                     per_address=served["bodies_per_address"], trusted_proxy=application.config["TRUSTED_PROXY"],
+                     bodies=SharedBodies(limits_path(application.config["DATABASE"])))
 
 
 def _end_with_parent():

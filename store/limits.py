@@ -23,6 +23,12 @@ CREATE TABLE IF NOT EXISTS hits (
     PRIMARY KEY (name, address, window)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS hits_expires ON hits (expires);
+CREATE TABLE IF NOT EXISTS bodies (
+    pid INTEGER NOT NULL,    -- the worker process reading them
+    address TEXT NOT NULL,   -- whose: the client's address
+    count INTEGER NOT NULL,  -- slow bodies of that address that process is reading now
+    PRIMARY KEY (pid, address)
+) WITHOUT ROWID;
 """
 
 
@@ -100,3 +106,53 @@ class SharedCounter:
         if window == self._window(seconds):
             self._conn().execute("UPDATE hits SET count = count - 1 WHERE name = ? AND address = ?"
                                  " AND window = ? AND count > 0", [name, address, window]).fetchall()
+
+
+class SharedBodies:
+    """Slow request bodies being read, per address, over every worker process serving a database
+    (cli/body_first.py: one address may have only a few at once, whichever processes read them).
+    Each process keeps its own rows; the rows of a process that is gone (killed outright) are
+    dropped the first time they would refuse someone, and at the process's start."""
+
+    def __init__(self, path):
+        create(path)
+        self.path, self.pid = path, os.getpid()
+        self.conn = _connect(path)
+        self.conn.execute("DELETE FROM bodies WHERE pid = ?", [self.pid])
+
+    def take(self, address, cap):
+        """Count one more body for `address` when it has fewer than `cap` in all; whether it did."""
+        for dropped_the_gone in (False, True):
+            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                total = self.conn.execute("SELECT coalesce(sum(count), 0) FROM bodies WHERE address = ?",
+                                          [address]).fetchone()[0]
+                if total < cap:
+                    self.conn.execute("INSERT INTO bodies (pid, address, count) VALUES (?, ?, 1) ON CONFLICT"
+                                      " (pid, address) DO UPDATE SET count = count + 1", [self.pid, address])
+                    self.conn.execute("COMMIT")
+                    return True
+                if not dropped_the_gone:
+                    pids = [row[0] for row in self.conn.execute("SELECT DISTINCT pid FROM bodies")]
+                    for pid in pids:
+                        if pid != self.pid and not _alive(pid):
+                            self.conn.execute("DELETE FROM bodies WHERE pid = ?", [pid])
+                self.conn.execute("COMMIT")
+            except BaseException:
+                self.conn.execute("ROLLBACK")
+                raise
+        return False
+
+    def give_back(self, address):
+        self.conn.execute("UPDATE bodies SET count = count - 1 WHERE pid = ? AND address = ?", [self.pid, address])
+        self.conn.execute("DELETE FROM bodies WHERE pid = ? AND count <= 0", [self.pid])
+
+
+def _alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # there, but another user's: not ours to judge
+        return True
+    return True

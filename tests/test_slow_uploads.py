@@ -2,6 +2,7 @@
 60 MB), so one address declaring big uploads and sending nothing held the connections for a quarter
 of an hour, and phones went unanswered. Now one address may send only a few bodies at once (more are
 answered 429 at once), and a body must keep arriving at BODY_MIN_RATE once the grace is over."""
+import select
 import socket
 import time
 
@@ -33,6 +34,17 @@ def _status(connection, within):
     except (socket.timeout, ConnectionResetError):
         return None
     return int(head.split(b" ")[1]) if head.startswith(b"HTTP/") else "closed"
+
+
+def _statuses(connections, within):
+    """What each connection was answered within `within` seconds in all (None: nothing yet)."""
+    answered, deadline = {}, time.monotonic() + within
+    while len(answered) < len(connections) and time.monotonic() < deadline:
+        waiting = [c for c in connections if c not in answered]
+        ready, _, _ = select.select(waiting, [], [], max(0.0, deadline - time.monotonic()))
+        for connection in ready:
+            answered[connection] = _status(connection, 1)
+    return [answered.get(connection) for connection in connections]
 
 
 @pytest.fixture
@@ -127,4 +139,36 @@ def test_behind_the_trusted_proxy_each_visitor_has_a_share_of_their_own(server):
         assert [_status(connection, 0.2) for connection in visitors] == [None] * 4
     finally:
         for connection in visitors + one:
+            connection.close()
+
+
+@pytest.mark.parametrize("server", [{"ORCHARD_WORKERS": "2", "ORCHARD_BODIES_PER_ADDRESS": "3"}], indirect=True)
+def test_the_share_of_bodies_holds_over_every_worker_process(server):
+    """Issue 46, item 3: each worker process counted an address's bodies on its own, so with two
+    workers one address held twice its share. The count is kept in the limits file, for all of
+    them: of eight slow uploads from one address, three are read and five answered 429, whichever
+    process took each, while a phone at another address (127.0.0.2, on lo as all of 127/8) is
+    answered at once."""
+    uploads = [_upload(server.port) for _ in range(8)]
+    try:
+        answers = _statuses(uploads, within=3)
+        assert sorted(answers, key=str) == sorted([None] * 3 + [429] * 5, key=str), answers
+        times = []
+        for _ in range(10):
+            started = time.monotonic()
+            with socket.create_connection(("127.0.0.1", server.port), timeout=5,
+                                          source_address=("127.0.0.2", 0)) as phone:
+                phone.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                assert phone.recv(64).startswith(b"HTTP/1.1 200")
+            times.append(time.monotonic() - started)
+        assert sorted(times)[-1] < 1, times  # every one (the p95 of ten) under a second
+    finally:
+        for connection in uploads:
+            connection.close()
+    time.sleep(0.3)
+    again = [_upload(server.port) for _ in range(3)]  # the shares were given back
+    try:
+        assert _statuses(again, within=1.5) == [None] * 3
+    finally:
+        for connection in again:
             connection.close()
