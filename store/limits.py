@@ -121,26 +121,20 @@ class SharedBodies:
         self.conn.execute("DELETE FROM bodies WHERE pid = ?", [self.pid])
 
     def take(self, address, cap):
-        """Count one more body for `address` when it has fewer than `cap` in all; whether it did."""
-        for dropped_the_gone in (False, True):
-            self.conn.execute("BEGIN IMMEDIATE")
-            try:
-                total = self.conn.execute("SELECT coalesce(sum(count), 0) FROM bodies WHERE address = ?",
-                                          [address]).fetchone()[0]
-                if total < cap:
-                    self.conn.execute("INSERT INTO bodies (pid, address, count) VALUES (?, ?, 1) ON CONFLICT"
-                                      " (pid, address) DO UPDATE SET count = count + 1", [self.pid, address])
-                    self.conn.execute("COMMIT")
-                    return True
-                if not dropped_the_gone:
-                    pids = [row[0] for row in self.conn.execute("SELECT DISTINCT pid FROM bodies")]
-                    for pid in pids:
-                        if pid != self.pid and not _alive(pid):
-                            self.conn.execute("DELETE FROM bodies WHERE pid = ?", [pid])
-                self.conn.execute("COMMIT")
-            except BaseException:
-                self.conn.execute("ROLLBACK")
-                raise
+        """Count one more body for `address` when it has fewer than `cap` in all (one statement,
+        atomic across processes, as `SharedCounter.hit`); whether it did."""
+        for first_try in (True, False):
+            taken = self.conn.execute(
+                "INSERT INTO bodies (pid, address, count) SELECT :pid, :address, 1"
+                " WHERE (SELECT coalesce(sum(count), 0) FROM bodies WHERE address = :address) < :cap"
+                " ON CONFLICT (pid, address) DO UPDATE SET count = count + 1"
+                " WHERE (SELECT coalesce(sum(count), 0) FROM bodies WHERE address = :address) < :cap"
+                " RETURNING count", {"pid": self.pid, "address": address, "cap": cap}).fetchall()
+            if taken or not first_try:
+                return bool(taken)
+            for (pid,) in self.conn.execute("SELECT DISTINCT pid FROM bodies WHERE address = ?", [address]).fetchall():
+                if pid != self.pid and not _alive(pid):  # a process killed outright left its count
+                    self.conn.execute("DELETE FROM bodies WHERE pid = ?", [pid])
         return False
 
     def give_back(self, address):

@@ -172,3 +172,17 @@ def test_the_share_of_bodies_holds_over_every_worker_process(server):
     finally:
         for connection in again:
             connection.close()
+
+
+def test_a_worker_killed_outright_leaves_no_share_behind(tmp_path):
+    """The count of a process that is gone (its rows in the limits file) is dropped the first time it
+    would refuse a body: a worker killed mid-upload does not lock its address out for good."""
+    from store.limits import SharedBodies
+
+    path = str(tmp_path / "orchard-limits.db")
+    bodies = SharedBodies(path)
+    assert [bodies.take("198.51.100.7", 2) for _ in range(3)] == [True, True, False]
+    bodies.conn.execute("UPDATE bodies SET pid = 2147483646")  # as if a process long gone read them
+    assert bodies.take("198.51.100.7", 2) is True
+    bodies.give_back("198.51.100.7")
+    assert bodies.conn.execute("SELECT count(*) FROM bodies").fetchone()[0] == 0
