@@ -86,7 +86,8 @@ def check_in(night, device, name):
 def undo(night, player_id):
     """The organiser undoes a player's check-in: tonight's list as it was before it (a new arrival
     off the list, one brought back gone again), and their phone no longer theirs. Only until the
-    next draw: once a stage was drawn with them, "Leaves" is the way. Returns the name."""
+    next draw: once a stage was drawn with them, "Leaves" is the way. Returns the name, and whether
+    they are still on tonight's list."""
     names = {player["id"]: player["name"] for player in night["players"]}
     field = f"here-{player_id}"
     if player_id not in names:
@@ -109,7 +110,7 @@ def undo(night, player_id):
             night_store.set_here(db, night["id"], player_id, False)
             night_store.log_again(db, night["id"], ("left", "back"), "players", players=[player_id])
         night_store.bump(db, night["id"])
-    return names[player_id]
+    return names[player_id], did != ADDED
 
 
 def undoable(night, stages):

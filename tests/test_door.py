@@ -232,3 +232,14 @@ def test_the_door_adds_a_bounded_number_of_new_names_and_its_log_stays_bounded(a
         assert client.post(night + f"/players/{ann}/door-undo").status_code == 303
     assert len(texts(client.get(night), "#night-log li")) == lines
     assert app.test_client().post(door, data={"pick": "Bob"}).status_code == 303  # a name of the crew still checks in
+
+
+def test_the_undo_is_said_where_the_arrival_was(app, client, night):
+    door, phone = _door(client, night), app.test_client()
+    assert phone.post(door, data={"name": "Late Lou"}).status_code == 303
+    found, _ = night_of(app, night)
+    lou = found["players"][-1]["id"]
+    answer = client.post(night + f"/players/{lou}/door-undo", headers={"HX-Request": "true"})
+    assert answer.status_code == 200
+    [said] = select(answer, ".night-players + .done, .night-players + p")
+    assert said.text_content().strip() == "Late Lou's check-in is undone: tonight's list is as it was before it."

@@ -62,8 +62,9 @@ def door_check_in(token, night_id):
 def door_undo(token, night_id, player_id):
     crew, night = load_night(token, night_id)
     try:
-        name = door_service.undo(night, player_id)
+        name, listed = door_service.undo(night, player_id)
     except Refused as error:
         return refused(token, night_id, error)
+    # Said in the player's row, or where it was (under the list) when it left the list.
     return done(token, night_id, f"{name}'s check-in is undone: tonight's list is as it was before it.",
-                f"here-{player_id}")
+                f"here-{player_id}" if listed else "door-undone")
