@@ -7,7 +7,7 @@ INSTALLED := $(VENV)/.installed
 INSTALLED_TEST := $(VENV)/.installed-test
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test check browsers clean pictures
+.PHONY: run test check browsers clean pictures bench
 
 # `make run` installs only what the app needs; `make test` adds the test stack on top.
 $(INSTALLED): requirements.txt pyproject.toml
@@ -49,6 +49,15 @@ check: $(INSTALLED_TEST)
 	@start=$$(date +%s); \
 	$(BIN)/python -m pytest -q -n auto -m "not browser and not fuzz and not crash and not engines and not served"; status=$$?; \
 	echo "make check: $$(( $$(date +%s) - start )) s"; exit $$status
+
+# Every benchmark at its own default size, one after the other (about ten minutes): each prints
+# its figures against a floor measured in the same run and a PASS/FAIL line (bench/README.md).
+# `make test` runs each one small (tests/test_bench_smoke.py), so a bench that breaks is noticed.
+BENCHES := tap_cost server_bench page_weight taps restore_bench history_bench ratings_bench hostile_client \
+	draw_contention load_night seating tap_paint
+bench: $(INSTALLED_TEST) browsers
+	@status=0; for script in $(BENCHES); do echo "== bench/$$script.py"; \
+		$(BIN)/python bench/$$script.py || status=1; echo; done; exit $$status
 
 # The README's phone pictures (docs/pictures/), taken by the browser tests that show those pages.
 pictures: $(INSTALLED_TEST) browsers

@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the dr
 from support.loopback import TARGETS, plan_taps
 
 LIVE_VERSION = re.compile(r"/live\?v=(\d+)")
-NIGHT_MARK = re.compile(r"/live\?v=(-?\d+\.-?\d+)")  # a club night's leaderboard: its version and its games'
+NIGHT_MARK = re.compile(r"/live\?v=([^\"&\s]+)")  # a club night's leaderboard: "version-tables playing.games' boards"
 ROUND_ID = re.compile(r"&amp;r=(\d+)")
 VERSION_FIELD = re.compile(r'name="version" value="(\d+)"')
 SINGLES_FIELD = re.compile(r'name="singles" value="(\d+)"')  # the box saying the cards left out are singles
