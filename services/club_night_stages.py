@@ -14,7 +14,7 @@ from store import club_nights as night_store
 from store import games as game_store
 from store import write
 
-from .club_nights import _names, _present, _unfinished
+from .club_nights import _names, _present, _unfinished, log_has_room
 from .club_nights import seating as seating_of
 from .refusals import Refused
 from .games import house_rules
@@ -73,6 +73,7 @@ def _draw(present, earlier, seed):
         raise Refused(f"{error}: add players who are here, or mark them back.", field="players") from None
 
 
+@log_has_room
 def draw_stage(night):
     """Draw the next stage's seating from who is here now; returns its number. The first draw of a
     stage is seeded by the night and the stage's number, so it is reproducible."""
@@ -93,6 +94,7 @@ def _log_drawn(db, night_id, number, players):
     night_store.log_again(db, night_id, ("drawn",), "stage", stage=number, count=players)
 
 
+@log_has_room
 def redraw(night, number):
     """Draw a stage that has not started again, from who is here now: another seating than the one
     shown when another as good exists (each draw again is seeded by the night's version, which
@@ -115,6 +117,7 @@ def redraw(night, number):
     return _searched(night, plan, write_it)
 
 
+@log_has_room
 def swap(night, number, a, b, version):
     """Swap two players' places in a drawn stage that has not started; refused (409) from a page
     older than the night, as two organisers tapping the same swap would otherwise undo it."""
@@ -136,6 +139,7 @@ def swap(night, number, a, b, version):
     return text
 
 
+@log_has_room
 def start_stage(night, crew, number):
     """Start a drawn stage: one ordinary game per table, seated as drawn, seat 1 dealing first.
     A stage of hands is a game cut to that many hands (whichever comes first with the goal).
@@ -189,6 +193,7 @@ def _planned_in(stages, number):
     return stage
 
 
+@log_has_room
 def finish(night):
     """Finish the night once no table plays: its standings are final and it takes no more stages.
     A stage drawn but not started is thrown away (nobody played it)."""
@@ -210,6 +215,7 @@ def finish(night):
         night_store.bump(db, night["id"])
 
 
+@log_has_room
 def reopen(night):
     """Open a finished night again: its games can be changed and stages drawn, until it is
     finished again. The log says so ("reopened"), and the standings stop being final."""

@@ -1,6 +1,7 @@
 """Club nights: more players than one table. The night and who is here, and its live leaderboard;
 its stages (drawn, swapped, started) and its finish are in `club_night_stages`. Every refusal is a
 `Refused` with the sentence to show."""
+import functools
 import secrets
 from dataclasses import dataclass
 
@@ -8,6 +9,7 @@ from scoring import NAME_MAX, PLAYERS, club_night
 from scoring import names as name_rule
 from scoring.club_night import NightError, Seating, TableScore
 from store import club_nights as night_store
+from store.club_nights import LogFull
 from store.crews import LookAlike
 from store import write
 
@@ -20,6 +22,19 @@ class Board:
 
     lines: list  # dicts: place, name, points, hands, per_hand, placement, where (this stage)
     stage_note: str
+
+
+def log_has_room(step):
+    """A step of a night whose log has no room for its line (a restored file can fill it) is
+    refused with nothing changed, so every export of the night still restores."""
+    @functools.wraps(step)
+    def refused_when_full(*args, **kwargs):
+        try:
+            return step(*args, **kwargs)
+        except LogFull:
+            raise Refused(f"This night's log is full ({club_night.MAX_LOG_LINES:,} lines): nothing more can "
+                          "be recorded at it. Start a new night.") from None
+    return refused_when_full
 
 
 def clean_names(names):
@@ -73,10 +88,18 @@ def stages(night):
     return night_store.stages(night["id"])
 
 
-def changes(night):
+LOG_SHOWN = 200  # a night's page lists its log's latest lines; the export keeps them all
+
+
+def changes(night, last=None):
     """The night's log as facts (a line's stage, the names of the players it names, a count, its
-    `times`), or an older release's words in `detail`; `web/club_night_changes.py` words them."""
-    return night_store.changes(night["id"])
+    `times`), or an older release's words in `detail`; `web/club_night_changes.py` words them.
+    With `last`, only the latest that many lines."""
+    return night_store.changes(night["id"], last)
+
+
+def log_length(night):
+    return night_store.log_length(night["id"])
 
 
 def table_of_game(game_id):
@@ -118,6 +141,7 @@ def _present(night):
 
 # --- Who is here ----------------------------------------------------------------------------
 
+@log_has_room
 def add_player(night, name):
     """A late arrival (known to the crew or new) joins the night from the next stage drawn."""
     [name] = clean_names([name]) or [""]
@@ -144,6 +168,7 @@ def _add(db, night, name):
     night_store.bump(db, night["id"])
 
 
+@log_has_room
 def set_here(night, player_id, here):
     """A player leaves (or comes back); one at a table whose game is still being played cannot."""
     names = _names(night)

@@ -11,7 +11,7 @@ from store import door as door_store
 from store import write
 from store.crews import LookAlike
 
-from .club_nights import still_open
+from .club_nights import log_has_room, still_open
 from .refusals import Refused
 
 ADDED, BACK, HERE = door_store.ADDED, door_store.BACK, door_store.HERE
@@ -37,6 +37,7 @@ def arrivals(night):
     return {player_id: at for player_id, (at, _) in door_store.of_night(night["id"]).items() if player_id in on_list}
 
 
+@log_has_room
 def check_in(night, device, name):
     """Check this phone in as `name` (a crew player's, or new to the crew): on tonight's list from
     the next draw. One phone is one player's: a second name from the same phone is refused."""
@@ -83,6 +84,7 @@ def check_in(night, device, name):
     return CheckedIn(player["name"] if player else name, did)
 
 
+@log_has_room
 def undo(night, player_id):
     """The organiser undoes a player's check-in: tonight's list as it was before it (a new arrival
     off the list, one brought back gone again), and their phone no longer theirs. Only until the

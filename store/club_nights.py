@@ -8,6 +8,7 @@ import json
 from . import get_db, now
 from .crews import player_ids_for_names
 from .lists import AMONG, listed
+from scoring import club_night
 
 
 def create(db, crew_id, name, format, stage_hands, ranking, seed, names):
@@ -177,15 +178,22 @@ def running_tables(db, night_id, player_ids):
         [night_id, listed(player_ids)]))
 
 
-def changes(night_id):
-    """The night's log, oldest first: each line's action, its facts (`stage`, `count`, `times`, and
+def log_length(night_id):
+    return get_db().execute("SELECT count(*) FROM club_night_changes WHERE night_id = ?", [night_id]).fetchone()[0]
+
+
+def changes(night_id, last=None):
+    """The night's log (or its `last` lines), oldest first: each line's action, its facts (`stage`, `count`, `times`, and
     `names`, the names of the players it names as they are now) and any words an older release
     stored (`detail`, empty otherwise)."""
     db = get_db()
     # The crew's players, not only tonight's list: a check-in at the door undone leaves it.
     names = dict(db.execute("SELECT players.id, players.name FROM players JOIN club_nights"
                             " ON club_nights.crew_id = players.crew_id WHERE club_nights.id = ?", [night_id]).fetchall())
-    rows = list(db.query("SELECT * FROM club_night_changes WHERE night_id = ? ORDER BY id", [night_id]))
+    rows = list(db.query("SELECT * FROM club_night_changes WHERE night_id = ? ORDER BY id", [night_id])) \
+        if last is None else list(db.query(
+            "SELECT * FROM (SELECT * FROM club_night_changes WHERE night_id = ? ORDER BY id DESC LIMIT ?) ORDER BY id",
+            [night_id, last]))
     for row in rows:
         row["names"] = [names.get(player_id, "?") for player_id in json.loads(row["players"] or "[]")]
     return rows
@@ -202,8 +210,17 @@ def bump(db, night_id):
     db.execute("UPDATE club_nights SET version = version + 1 WHERE id = ?", [night_id])
 
 
+class LogFull(Exception):
+    """The night's log holds `scoring.club_night.MAX_LOG_LINES` lines: a new one would make an
+    export that no restore takes."""
+
+
 def log(db, night_id, action, stage=None, players=(), count=None):
-    """Log a step of the night with its facts (it happened once: `times` is 1)."""
+    """Log a step of the night with its facts (it happened once: `times` is 1); LogFull when the
+    log has no room (the caller's transaction is then rolled back, the step with it)."""
+    lines = db.execute("SELECT count(*) FROM club_night_changes WHERE night_id = ?", [night_id]).fetchone()[0]
+    if lines >= club_night.MAX_LOG_LINES:
+        raise LogFull()
     db.execute("INSERT INTO club_night_changes (night_id, at, action, detail, stage, players, count)"
                " VALUES (?, ?, ?, '', ?, ?, ?)", [night_id, now(), action, stage, ids(players), count])
 

@@ -23,7 +23,7 @@ TEXT_MAX = 2000  # any text the app writes (a change's detail, a device id) is f
 STAMP_MAX = 40
 TIMES_MAX = 10**9  # a run of one step logged as one line (a change's `times`)
 GAMES_MAX = 10**9
-NIGHT_CHANGES_MAX = 100_000  # a night's log: far more than a night of changes
+NIGHT_CHANGES_MAX = club_night.MAX_LOG_LINES
 # A night's first log line names everyone it started with: up to 200 names of up to 40 characters.
 NIGHT_DETAIL_MAX = TEXT_MAX + club_night.MAX_PLAYERS * (NAME_MAX + 2)
 

@@ -103,7 +103,8 @@ def night_page(token, night_id, status=200, block=None, forms=None, mark=None):
         swap_form=swap_form, notice=forms.get("notice"), mark=mark,
         ranking_name=club_night.RANKING_NAMES[night["ranking"]], name_max=NAME_MAX,
         drawable=not night["finished"] and len(stages) < club_night.MAX_STAGES,
-        log=night_service.changes(night) if block in (None, "night") else None,
+        log=night_service.changes(night, night_service.LOG_SHOWN) if block in (None, "night") else None,
+        log_length=night_service.log_length(night) if block in (None, "night") else 0,
         door=_door(crew, night, stages) if block in (None, "night") and not night["finished"] else None,
     )
 
@@ -145,10 +146,11 @@ def _table_codes(crew, stage):
     return codes
 
 
-def refused(token, night_id, error, forms=None):
-    """The night again with the refusal's sentence next to its control."""
+def refused(token, night_id, error, forms=None, field=None):
+    """The night again with the refusal's sentence next to its control (`field`, when the refusal
+    names none)."""
     return night_page(token, night_id, status=error.status, block="night",
-                      forms={**(forms or {}), "notice": _refusal(error)})
+                      forms={**(forms or {}), "notice": _refusal(error, field)})
 
 
 def done(token, night_id, text, field):
@@ -295,7 +297,7 @@ def player_here(token, night_id, player_id):
     try:
         name = night_service.set_here(night, player_id, here)
     except Refused as error:
-        return refused(token, night_id, error)
+        return refused(token, night_id, error, field=f"here-{player_id}")
     return done(token, night_id, f"{name} is back." if here else f"{name} left: the next stage is drawn without them.",
                 f"here-{player_id}")
 

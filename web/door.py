@@ -64,7 +64,7 @@ def door_undo(token, night_id, player_id):
     try:
         name, listed = door_service.undo(night, player_id)
     except Refused as error:
-        return refused(token, night_id, error)
+        return refused(token, night_id, error, field=f"here-{player_id}")
     # Said in the player's row, or where it was (under the list) when it left the list.
     return done(token, night_id, f"{name}'s check-in is undone: tonight's list is as it was before it.",
                 f"here-{player_id}" if listed else "door-undone")

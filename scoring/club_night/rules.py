@@ -12,6 +12,9 @@ from ..rounds import PLAYERS
 MIN_PLAYERS = PLAYERS  # one full table
 MAX_PLAYERS = 200  # fifty tables: a big club's whole membership
 MAX_STAGES = 20
+# A night's log, lines at most: far more than a night of changes. Live entry refuses a step that
+# would go past it (a restored file can hold this many), so every export restores.
+MAX_LOG_LINES = 100_000
 # New names a night's door code may add (each a line of the night's log and a player of the crew,
 # kept when the organiser undoes it): twice a full night, so a code passed round cannot grow either
 # without end. After that the organiser adds anyone else by name.
