@@ -151,7 +151,7 @@ def test_the_share_of_bodies_holds_over_every_worker_process(server):
     answered at once."""
     uploads = [_upload(server.port) for _ in range(8)]
     try:
-        answers = _statuses(uploads, within=3)
+        answers = _statuses(uploads, within=6)  # a 429 comes a second after the headers; room for a busy machine
         assert sorted(answers, key=str) == sorted([None] * 3 + [429] * 5, key=str), answers
         times = []
         for _ in range(10):
@@ -165,7 +165,7 @@ def test_the_share_of_bodies_holds_over_every_worker_process(server):
     finally:
         for connection in uploads:
             connection.close()
-    time.sleep(0.3)
+    time.sleep(1)  # the server sees each connection end and gives its share back
     again = [_upload(server.port) for _ in range(3)]  # the shares were given back
     try:
         assert _statuses(again, within=1.5) == [None] * 3
