@@ -17,6 +17,7 @@ from werkzeug.routing import IntegerConverter
 import settings
 import store
 from services import server_key
+from services.refusals import Refused
 from store.integrity import only_an_index, stray_journal
 from scoring import MAX_BID, PLAYERS, RANKS, format_points, parse_cards, rank_name
 from scoring.cards import a_rank
@@ -214,6 +215,13 @@ def create_app(test_config=None):
     @app.errorhandler(410)
     def replaced(error):
         return render_error("errors/replaced.html", 410)
+
+    @app.errorhandler(Refused)
+    def refused(error):
+        """A service's refusal that its page did not place beside a control: its sentence and its
+        status (a 4xx, never a 500), on a page of its own, or in the page's main part for htmx."""
+        back = security.same_origin_path(request.referrer, None)
+        return render_error("errors/refused.html", error.status, sentence=error.sentence, back=back)
 
     @app.before_request
     def keep_session_alive():

@@ -54,3 +54,26 @@ def test_no_page_words_a_games_or_a_nights_rule_error():
                 names = set(ast.unparse(node.type).strip("()").split(", "))
                 caught |= {f"{path.relative_to(ROOT)}: {name}" for name in names & {"GameError", "NightError"}}
     assert caught == set()
+
+
+def test_a_refusal_no_page_placed_is_its_sentence_and_status_never_a_500(tmp_path):
+    """One handler answers any `Refused` a route lets through (issue 45, item 5): its sentence, its
+    status, and the way back; an htmx request gets it in the page's main part."""
+    from app import create_app
+    from services.refusals import Refused
+    from web.access import PUBLIC, allow
+
+    app = create_app({"DATABASE": str(tmp_path / "orchard.db"), "SECRET_KEY": "refused"})
+
+    @allow(PUBLIC)
+    def refusing():
+        raise Refused("That table is full: pick another.", 409)
+    app.add_url_rule("/refusing", view_func=refusing)
+    client = app.test_client()
+    page = client.get("/refusing", headers={"Referer": "http://localhost/c/abc/"})
+    assert page.status_code == 409
+    body = page.get_data(as_text=True)
+    assert "That table is full: pick another." in body and 'href="/c/abc/"' in body
+    fragment = client.get("/refusing", headers={"HX-Request": "true"})
+    assert fragment.status_code == 409 and fragment.headers["HX-Retarget"] == "#main"
+    assert "That table is full: pick another." in fragment.get_data(as_text=True)
