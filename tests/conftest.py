@@ -21,6 +21,7 @@ LONGEST_FIRST = (
     "browser/test_csp.py::",
     "test_club_night_machine.py::test_a_club_night_machine_long_run",
     "test_bench_smoke.py::test_a_bench_still_runs[load_night.py]",
+    "browser/test_night_follow_browser.py::test_four_phones",
     "browser/test_seat_privacy.py::",
     "browser/test_two_phones.py::",
     "browser/test_full_game_quick.py::",

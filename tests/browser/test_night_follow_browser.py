@@ -76,3 +76,68 @@ def test_a_players_phone_is_shown_its_next_table_and_opens_it_with_one_tap(brows
             r"/games/(\d+)", organiser.locator(f"#table-{table_no} .qr").get_attribute("data-link"))[1]
     assert errors == []
     close_phone(context)
+
+
+def _games_of(organiser, tables=2):
+    return [re.search(r"/games/(\d+)", organiser.locator(f"#table-{n} .qr").get_attribute("data-link"))[1]
+            for n in range(1, tables + 1)]
+
+
+def test_four_phones_follow_their_players_from_stage_1_to_stage_3_without_a_second_code(browser, served, page):
+    """Issue 44's done-means: four players' phones, two at each table of stage 1 by its code, then
+    stages 2 and 3 by the box on the night's board alone (one tap on Open table N, one on their
+    name), whoever the draw seats or sits out."""
+    app, base = served
+    organiser = page
+    organiser.goto(base + "/")
+    organiser.fill("#name", "Club")
+    organiser.get_by_role("button", name="Start the crew").tap()
+    organiser.wait_for_url(re.compile(r"/c/[^/]+/$"))
+    crew = organiser.url.removeprefix(base)
+    organiser.goto(base + crew + "club-nights/new")
+    organiser.fill("#names", "\n".join(NINE))
+    organiser.fill("#stage_hands", "1")
+    organiser.get_by_role("button", name="Start the night").tap()
+    organiser.wait_for_url(re.compile(r"/club-nights/\d+$"))
+    organiser.get_by_role("button", name="Draw stage 1").tap()
+    organiser.get_by_role("button", name="Start stage 1").tap()
+    expect(organiser.locator(".night-table .qr svg")).to_have_count(2)
+
+    phones = []
+    for n in range(4):  # two phones at each table, each by its table's code: the only code scanned
+        context = new_phone(browser, viewport=SMALL_PHONE)
+        phone, errors = watched_page(context)
+        phone.goto(organiser.locator(f"#table-{1 + n // 2} .qr").get_attribute("data-link"))
+        seat = phone.locator(".seat-buttons button").nth(n % 2)
+        name = seat.inner_text().split(" · ")[0].strip()
+        seat.tap()
+        expect(phone.locator(".seat.mine")).to_have_text(f"{name} · this phone")
+        phones.append((context, phone, errors, name))
+
+    for stage in (1, 2, 3):
+        if stage > 1:
+            organiser.get_by_role("button", name=f"Draw stage {stage}").tap()
+            expect(organiser.get_by_role("button", name=f"Start stage {stage}")).to_be_visible()
+            organiser.get_by_role("button", name=f"Start stage {stage}").tap()
+            expect(organiser.locator(".night-table .qr svg")).to_have_count(2)
+            for _, phone, _, name in phones:
+                box = phone.locator("#my-table")
+                expect(box).to_have_text(re.compile(
+                    rf"Stage {stage}: {name}, you (are at table \d, seat \d|sit this stage out)"), timeout=8_000)
+                found = re.search(r"table (\d)", box.inner_text())
+                if found:
+                    phone.get_by_role("link", name=f"Open table {found[1]}").tap()
+                    phone.locator(".seat-buttons").get_by_role("button", name=name, exact=True).tap()
+                    expect(phone.locator(".seat.mine")).to_have_text(f"{name} · this phone")
+        seated = [(phone, name) for _, phone, _, name in phones if phone.locator(".seat.mine").count()]
+        for game_id in _games_of(organiser):
+            play_round(app, crew, game_id, [0, 1, 2, 3])
+        for phone, name in seated:  # each table's end sends its phones on, one tap back to the board
+            back = phone.get_by_role("link", name=re.compile("Back to Club night"))
+            expect(back).to_be_visible(timeout=8_000)
+            back.tap()
+            expect(phone.locator("#my-table")).to_have_text(
+                re.compile(rf"{name}, your table of stage {stage} has finished\."))
+    for context, _, errors, _ in phones:
+        assert errors == []
+        close_phone(context)
