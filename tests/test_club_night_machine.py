@@ -11,7 +11,7 @@ sat wrong" repair, and the night finished. After every step:
   was replaced, is never answered 404 and never has a guess counted (`support.night_links`);
 * every draw seated fairly: whoever sits out has played at least as many stages as everyone
   seated (rule book 5: those who played most sit out, a stage missed counting as sat out);
-* a finished night's games refuse a correction (they are final);
+* a finished night's games refuse a correction (they are final), and a reopened night's do not;
 * a player's phone that sat at one of a night's tables, or checked in at its door, is told on the
   night's board where its own player sits now, with that table's link and no other; the door's
   page never shows the crew's link (`support.night_follow_steps`);
@@ -162,6 +162,14 @@ class ClubNightMachine(NightLinkSteps, NightFollowSteps, RuleBasedStateMachine):
     def finish(self, k, now):
         if now == 0:  # seldom: a finished night takes nothing more
             self.post(self.nights[k] + "/finish")
+
+    @rule(k=st.integers(0, 1), now=st.integers(0, 3))
+    def reopen(self, k, now):
+        found, _ = self.state(k)
+        if found["finished"] and now == 0:  # the organiser opens a finished night again (logged)
+            assert self.post(self.nights[k] + "/reopen").status_code == 303
+            found, _ = self.state(k)
+            assert not found["finished"]
 
     # --- At the tables -------------------------------------------------------------------------
 
