@@ -131,3 +131,17 @@ def test_static_files_do_not_set_the_session_cookie(world):
     response = _static_answer(world)
     assert "Set-Cookie" not in response.headers
     assert "Cookie" not in response.headers.get("Vary", "")
+
+
+def test_the_crews_rules_page_opens_whatever_the_crews_lowest_bid(client, table, crew):
+    """Found by the mutated-exports property test: a crew whose bids start at 3 or more got an error
+    page on its rules page (its worked examples open with Two Spades, below its minimum)."""
+    for lowest in (1, 3, 11, 13):
+        answer = client.post(crew + "house-rules", data={"goal": "250", "tie_rule": "play-on", "min_bid": str(lowest),
+                                                    "redeal_moves_deal": "no"})
+        assert answer.status_code in (200, 303), answer.status_code
+        page = client.get(crew + "tools/rules")
+        assert page.status_code == 200, lowest
+        text = page.get_data(as_text=True)
+        assert f"Bids run from {lowest} to 13" in text
+        assert ("this crew’s bids start at" in text) == (lowest > 2)

@@ -77,3 +77,4 @@ def test_a_refusal_no_page_placed_is_its_sentence_and_status_never_a_500(tmp_pat
     fragment = client.get("/refusing", headers={"HX-Request": "true"})
     assert fragment.status_code == 409 and fragment.headers["HX-Retarget"] == "#main"
     assert "That table is full: pick another." in fragment.get_data(as_text=True)
+

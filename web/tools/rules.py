@@ -73,18 +73,21 @@ def _rules_context(crew):
     }
     tricks = [{"cards": [parse_card(c) for c in cards.split()], "trump": trump,
                "result": trick_winner(cards.split(), trump)} for cards, trump in TRICK_EXAMPLES]
+    # The examples open with Two Spades: a crew whose bids start higher sees them worked under the
+    # rule book's lowest bid, and the page says so (they were an error page for it).
+    example_min = rules.min_bid if rules.min_bid <= 2 else HouseRules().min_bid
     bids = [{"calls": [parse_call(c) for c in calls], "call": parse_call(call),
-             "error": legal_call_error(calls, call, rules.min_bid)} for calls, call in BID_EXAMPLES]
-    after_two_spades = auction(["2S"], rules.min_bid).lowest_legal
+             "error": legal_call_error(calls, call, example_min)} for calls, call in BID_EXAMPLES]
+    after_two_spades = auction(["2S"], example_min).lowest_legal
     redeal = auction([None] * 4, rules.min_bid)
-    over = auction(["2S", None, None, None], rules.min_bid)
+    over = auction(["2S", None, None, None], example_min)
     # End of game, worked by the engine: a tie at the goal, then one more round.
     tie_round, next_round = (rules.goal + 5, rules.goal + 5, 100, 40), (10, 0, 20, 0)
     tied, settled = game_result([tie_round], rules), game_result([tie_round, next_round], rules)
     return {
         "crew": crew, "rules": rules, "book": HouseRules(), "value_rows": value_rows,
         "examples": examples, "target_bonus": target_bonus, "tricks": tricks, "bids": bids,
-        "suits": SUITS, "suit_names": SUIT_NAMES, "suit_symbols": SUIT_SYMBOLS,
+        "suits": SUITS, "suit_names": SUIT_NAMES, "suit_symbols": SUIT_SYMBOLS, "example_min": example_min,
         "after_two_spades": after_two_spades, "redeal": redeal, "over": over,
         "tie_round": tie_round, "next_round": next_round, "tied": tied, "settled": settled,
         "seat_names": ("Ann", "Ben", "Cleo", "Dan"),
