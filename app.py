@@ -19,7 +19,7 @@ import store
 from services import server_key
 from services.refusals import Refused
 from store.integrity import only_an_index, stray_journal
-from scoring import MAX_BID, PLAYERS, RANKS, format_points, parse_cards, rank_name
+from scoring import PLAYERS, RANKS, format_points, parse_cards, rank_name
 from scoring.cards import a_rank
 from services import health
 from web.colours import game_colours
@@ -251,7 +251,6 @@ def create_app(test_config=None):
     app.add_template_filter(a_rank, "rank_single")
     # The game's own sizes, for templates (never typed into them).
     app.add_template_global(PLAYERS, "seats")
-    app.add_template_global(MAX_BID, "max_bid")
     app.add_template_global(csrf_field)
     app.add_template_global(game_colours)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, fields
 from typing import Sequence
 
 from .bidding import MAX_BID
@@ -40,6 +40,25 @@ class HouseRules:
                                             or not 1 <= self.hand_limit <= MAX_HANDS):
             raise GameError(f"A game cut short ends after 1 to {MAX_HANDS} hands, not {self.hand_limit!r}")
 
+    def as_json(self) -> dict:
+        """The rules as one value, stored on a crew or a game and exported as it is: each rule by its
+        name (a stage's hand limit only when it has one)."""
+        value = asdict(self)
+        if self.hand_limit is None:
+            del value["hand_limit"]
+        return value
+
+    @classmethod
+    def from_json(cls, value: object) -> "HouseRules":
+        """The rules `as_json` wrote, read back (from the database or a file): a rule left out is the
+        rule book's (so a file from before a rule existed reads as it was played), a rule this
+        version does not know is refused, and each value is checked as above."""
+        if not isinstance(value, dict):
+            raise GameError("House rules are a set of named rules")
+        unknown = sorted(str(key)[:40] for key in value if key not in RULE_NAMES)
+        if unknown:
+            raise GameError(f"There is no house rule called {unknown[0]!r}")
+        return cls(**value)
 
     def summary(self) -> list[str]:
         """The rules in force, one short line each, as players say them."""
@@ -50,6 +69,9 @@ class HouseRules:
             "After four passes the deal moves on" if self.redeal_moves_deal
             else "After four passes the same dealer deals again",
         ] + ([f"Ends after {self.hand_limit} hands: whoever leads then tops the table"] if self.hand_limit else [])
+
+
+RULE_NAMES = frozenset(field.name for field in fields(HouseRules))
 
 
 @dataclass(frozen=True)

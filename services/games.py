@@ -1,5 +1,6 @@
 """Games: starting one and its rematch, finding one in a crew, what its scoreboard shows, and the
 game as the engine sees it (its house rules, where it stands after its saved rounds)."""
+import json
 from dataclasses import dataclass
 
 from scoring import PLAYERS, HouseRules, rematch_first_dealer, round_dealer, standing
@@ -25,13 +26,7 @@ def refuse_if_final(db, game):
 
 def house_rules(row):
     """The house rules stored on a crew or game row, as the engine's value."""
-    return HouseRules(
-        goal=row["goal"],
-        tie_rule=row["tie_rule"],
-        min_bid=row["min_bid"],
-        redeal_moves_deal=bool(row["redeal_moves_deal"]),
-        hand_limit=row.get("hand_limit"),
-    )
+    return HouseRules.from_json(json.loads(row["rules"]))
 
 
 def game_standing(game, saved_rounds):

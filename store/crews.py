@@ -1,8 +1,10 @@
 """Crews and their players. A crew's link holds its token; the store keeps only the token's
 SHA-256 hash, so whoever knows the link is the only one who can rebuild it."""
 import hashlib
+import json
 import secrets
 
+from scoring import HouseRules
 from scoring import names as name_rule
 
 from . import get_db, now
@@ -12,7 +14,8 @@ def create_crew(db, name):
     """Store a new crew under a fresh unguessable token (256 bits), in db's transaction; returns
     the token."""
     token = secrets.token_urlsafe(32)
-    db["crews"].insert({"name": name, "token_hash": token_hash(token), "created": now()})
+    db["crews"].insert({"name": name, "token_hash": token_hash(token), "created": now(),
+                        "rules": json.dumps(HouseRules().as_json())})  # the rule book's until changed
     return token
 
 
@@ -84,6 +87,5 @@ def player_ids_for_names(db, crew_id, names):
 def set_house_rules(db, crew_id, rules):
     """Store the crew's house rules (in db's transaction); games already started keep their own copy."""
     db.execute(
-        "UPDATE crews SET goal = ?, tie_rule = ?, min_bid = ?, redeal_moves_deal = ? WHERE id = ?",
-        [rules.goal, rules.tie_rule, rules.min_bid, int(rules.redeal_moves_deal), crew_id],
+        "UPDATE crews SET rules = ? WHERE id = ?", [json.dumps(rules.as_json()), crew_id],
     )

@@ -10,6 +10,7 @@ are written out for readers; a restore recomputes them with the rule engine.
 import csv
 import datetime
 import io
+import json
 import re
 
 from scoring import SUIT_NAMES
@@ -143,8 +144,7 @@ def export(crew_id, game_id=None):
     return {
         "format": FORMAT,
         "version": VERSION,
-        "crew": {key: crew[key] for key in ("name", "created", "goal", "tie_rule", "min_bid")}
-        | {"redeal_moves_deal": bool(crew["redeal_moves_deal"])},
+        "crew": {"name": crew["name"], "created": crew["created"], "rules": json.loads(crew["rules"])},
         "players": players,
         "games": [
             {
@@ -153,9 +153,7 @@ def export(crew_id, game_id=None):
                 "finished": game["finished"],
                 "status": game["status"],
                 "winner_seats": [row["seat"] for row in seats.get(game["id"], []) if row["won"]],
-                "rules": {"goal": game["goal"], "tie_rule": game["tie_rule"], "min_bid": game["min_bid"],
-                          "redeal_moves_deal": bool(game["redeal_moves_deal"])}
-                | ({"hand_limit": game["hand_limit"]} if game["hand_limit"] else {}),
+                "rules": json.loads(game["rules"]),
                 "first_dealer": game["first_dealer"],
                 # A one-game export leaves out the game it was a rematch of.
                 "rematch_of": numbers.get(game["rematch_of"]) if game["rematch_of"] in ids else None,

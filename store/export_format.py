@@ -156,7 +156,9 @@ class Crew(TypedDict):
     __pydantic_config__ = _STRICT
     name: Name
     created: Stamp
-    goal: NotRequired[Any]  # the house rules, read by HouseRules as a game's are
+    rules: NotRequired[dict[str, Any]]  # read by the engine's HouseRules, as a game's are
+    # Files written before the rules were one value carry them here, one key each (restore_checks).
+    goal: NotRequired[Any]
     tie_rule: NotRequired[Any]
     min_bid: NotRequired[Any]
     redeal_moves_deal: NotRequired[Any]

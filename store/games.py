@@ -13,10 +13,9 @@ def insert_game(db, crew_id, names, first_dealer, rules, rematch_of=None):
     played under, in db's transaction, and return its id."""
     player_ids = player_ids_for_names(db, crew_id, names)
     cursor = db.execute(
-        "INSERT INTO games (crew_id, created, goal, tie_rule, min_bid, redeal_moves_deal, hand_limit,"
-        " first_dealer, status, rematch_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'playing', ?)",
-        [crew_id, now(), rules.goal, rules.tie_rule, rules.min_bid,
-         int(rules.redeal_moves_deal), rules.hand_limit, first_dealer, rematch_of],
+        "INSERT INTO games (crew_id, created, rules, first_dealer, status, rematch_of)"
+        " VALUES (?, ?, ?, ?, 'playing', ?)",
+        [crew_id, now(), json.dumps(rules.as_json()), first_dealer, rematch_of],
     )
     game_id = cursor.lastrowid
     for seat, player_id in enumerate(player_ids):

@@ -124,8 +124,7 @@ def copy_crew(db, marker):
     for table in ("restore_players", "restore_games", "restore_chunk"):
         db.execute(f"DELETE FROM temp.{table}")
     crew_id = db.execute(
-        "INSERT INTO crews (name, token_hash, created, goal, tie_rule, min_bid, redeal_moves_deal)"
-        " SELECT name, ?, created, goal, tie_rule, min_bid, redeal_moves_deal FROM staged.crew",
+        "INSERT INTO crews (name, token_hash, created, rules) SELECT name, ?, created, rules FROM staged.crew",
         [marker]).lastrowid
     db.execute("INSERT INTO players (crew_id, name, name_key, created)"
                " SELECT ?, name, name_key, created FROM staged.players ORDER BY id", [crew_id])
@@ -215,10 +214,9 @@ _OFFSET = "(SELECT offset FROM temp.restore_chunk)"
 _COPY = [
     "INSERT INTO temp.restore_games SELECT id, id + (SELECT coalesce(max(id), 0) FROM main.games) + 1 - :first"
     f" FROM staged.games WHERE id {_GAMES}",
-    "INSERT INTO main.games (id, crew_id, created, finished, goal, tie_rule, min_bid, redeal_moves_deal,"
-    " hand_limit, first_dealer, status, rematch_of)"
-    " SELECT m.stored, :crew, g.created, g.finished, g.goal, g.tie_rule, g.min_bid, g.redeal_moves_deal,"
-    " g.hand_limit, g.first_dealer, g.status, earlier.stored FROM staged.games AS g"
+    "INSERT INTO main.games (id, crew_id, created, finished, rules, first_dealer, status, rematch_of)"
+    " SELECT m.stored, :crew, g.created, g.finished, g.rules, g.first_dealer, g.status, earlier.stored"
+    " FROM staged.games AS g"
     " JOIN temp.restore_games AS m ON m.staged = g.id"
     f" LEFT JOIN temp.restore_games AS earlier ON earlier.staged = g.rematch_of WHERE g.id {_GAMES} ORDER BY g.id",
     "INSERT INTO main.seats (game_id, seat, player_id, won)"
@@ -266,10 +264,9 @@ def _stage_and_answer(raw, staged, per_write, say):
 
 # The staging file: the rows as they will be stored, numbered from 1 in the file's order.
 _STAGING = """
-CREATE TABLE crew (name, created, goal, tie_rule, min_bid, redeal_moves_deal);
+CREATE TABLE crew (name, created, rules);
 CREATE TABLE players (id INTEGER PRIMARY KEY, name, name_key, created);
-CREATE TABLE games (id INTEGER PRIMARY KEY, created, finished, goal, tie_rule, min_bid,
-    redeal_moves_deal, hand_limit, first_dealer, status, rematch_of);
+CREATE TABLE games (id INTEGER PRIMARY KEY, created, finished, rules, first_dealer, status, rematch_of);
 CREATE TABLE seats (game_id, seat, player_id, won, PRIMARY KEY (game_id, seat)) WITHOUT ROWID;
 CREATE TABLE notes (kind, game_id, text);
 CREATE TABLE rounds (id INTEGER PRIMARY KEY, {round_columns});
@@ -296,9 +293,7 @@ def _stage(raw, staged, per_write, say):
             columns=", ".join(COLUMNS), round_columns=", ".join(columns.ROUND), hand_columns=", ".join(columns.HAND),
             change_columns=", ".join(columns.CHANGE)) + club_night_transfer.STAGING)
         conn.execute("BEGIN")
-        conn.execute("INSERT INTO crew VALUES (?, ?, ?, ?, ?, ?)",
-                     [crew["name"], crew["created"], crew["goal"], crew["tie_rule"], crew["min_bid"],
-                      int(crew["redeal_moves_deal"])])
+        conn.execute("INSERT INTO crew VALUES (?, ?, ?)", [crew["name"], crew["created"], json.dumps(crew["rules"])])
         player_ids = {name_rule.key(player["name"]): n for n, player in enumerate(players, start=1)}
         conn.executemany("INSERT INTO players (id, name, name_key, created) VALUES (?, ?, ?, ?)",
                          [(n, player["name"], name_rule.key(player["name"]), player["created"])
@@ -336,10 +331,7 @@ def _stage(raw, staged, per_write, say):
 
 def _stage_game(rows, game_id, game, game_ids, player_ids, round_id):
     """Add one checked game's rows; returns the last staged round number."""
-    rules = game["rules"]
-    rows["games"].append((game_id, game["created"], game["finished"], rules["goal"], rules["tie_rule"],
-                          rules["min_bid"], int(rules["redeal_moves_deal"]), rules.get("hand_limit"),
-                          game["first_dealer"],
+    rows["games"].append((game_id, game["created"], game["finished"], json.dumps(game["rules"]), game["first_dealer"],
                           game["status"], game_ids.get(game["rematch_of"])))
     seated = {seat: (player_ids[name_rule.key(name)], seat in game["winner_seats"])
               for seat, name in enumerate(game["seats"])}

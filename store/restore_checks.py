@@ -28,7 +28,8 @@ def checked(raw):
     data = typed(raw)
     crew, players, games = data["crew"], data["players"], data["games"]
     crew["club_nights"] = data.get("club_nights", [])  # checked with the games they name, when staged
-    _rules(crew, "The crew's house rules")
+    crew["rules"] = _rules(crew.get("rules", {key: crew[key] for key in _CREW_RULES_BEFORE if key in crew}),
+                           "The crew's house rules").as_json()
     names, looks = set(), {}
     for player in players:
         _need(name_rule.key(player["name"]) not in names, f"The player {player['name']} is in the file twice.")
@@ -115,16 +116,21 @@ def _need(condition, message):
         raise RestoreError(message)
 
 
-def _rules(row, what):
+# A crew's rules as files written before m0020 carry them: one key each beside its name.
+_CREW_RULES_BEFORE = ("goal", "tie_rule", "min_bid", "redeal_moves_deal")
+
+
+def _rules(value, what):
+    """The rules of a file's crew or game, checked by the engine and as the app stores them."""
     try:
-        return HouseRules(goal=row["goal"], tie_rule=row["tie_rule"], min_bid=row["min_bid"],
-                          redeal_moves_deal=row["redeal_moves_deal"], hand_limit=row.get("hand_limit"))
-    except (KeyError, TypeError, GameError) as error:
+        return HouseRules.from_json(value)
+    except (TypeError, GameError) as error:
         raise RestoreError(f"{what}: {error}") from None
 
 
 def _check_game(game, names, where, engine):
     rules = _rules(game["rules"], f"{where}'s rules")
+    game["rules"] = rules.as_json()  # stored as the app writes them
     seats = game["seats"]
     _need(len(seats) == PLAYERS and len({name_rule.key(name) for name in seats}) == PLAYERS,
           f"{where} needs four different players.")

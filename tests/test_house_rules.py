@@ -1,4 +1,13 @@
 """House rules: a crew's defaults, a game's own copy, and the engine following them."""
+import dataclasses
+import json
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scoring import MAX_BID, MAX_GOAL, HouseRules
+from scoring.game import MAX_HANDS, RULE_NAMES, TIE_RULES
+from web.crews import RULES
 from support.html_text import field_value, labelled, notice, text, texts
 from support.rounds import BIG_TARGETS
 
@@ -77,3 +86,38 @@ def test_the_rule_book_defaults_for_a_new_crew(client, table):
     form = text(client.get(table.crew_url + "games/new"))
     assert field_value(form, "min_bid") == "1"
     assert field_value(form, "tie_rule") == "play-on"
+
+
+# --- The rules as one value (issue 45, item 4) ------------------------------------------------------
+
+rules_values = st.builds(
+    HouseRules, goal=st.integers(1, MAX_GOAL), tie_rule=st.sampled_from(TIE_RULES), min_bid=st.integers(1, MAX_BID),
+    redeal_moves_deal=st.booleans(), hand_limit=st.none() | st.integers(1, MAX_HANDS))
+
+
+@given(rules_values)
+def test_the_rules_read_back_as_they_were_written(rules):
+    assert HouseRules.from_json(json.loads(json.dumps(rules.as_json()))) == rules
+
+
+def test_every_rule_of_the_engine_has_its_field_on_the_forms():
+    """A new rule is a field of `HouseRules` and one of the form: the pages draw, fill and read
+    every field the form lists; a stage's hand limit is the club night's, not the crew's."""
+    assert {"goal", *RULES} == RULE_NAMES - {"hand_limit"}
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(rules=rules_values.map(lambda rules: dataclasses.replace(rules, hand_limit=None)))
+def test_rules_saved_on_the_crew_page_are_the_next_games_and_are_shown_again(client, table, rules):
+    """What the crew page saves is what its form shows again and what a new game is played under."""
+    if table.crew_url is None:
+        table.start_crew()
+    data = dict(goal="other", goal_other=str(rules.goal), tie_rule=rules.tie_rule, min_bid=str(rules.min_bid),
+                redeal_moves_deal="yes" if rules.redeal_moves_deal else "no")
+    assert client.post(table.crew_url + "house-rules", data=data).status_code == 303
+    form = text(client.get(table.crew_url + "games/new"))
+    shown = {name: field_value(form, name) for name in ("goal", "goal_other", *RULES)}
+    expected = {"goal": str(rules.goal) if rules.goal in (250, 500) else "other",
+                "goal_other": "" if rules.goal in (250, 500) else str(rules.goal), "tie_rule": rules.tie_rule,
+                "min_bid": str(rules.min_bid), "redeal_moves_deal": "yes" if rules.redeal_moves_deal else "no"}
+    assert shown == expected

@@ -10,7 +10,7 @@ import pytest
 from store import connect
 from support.apps import make_app
 from support.exports import export_of, restore
-from support.html_text import attribute, links, select, texts, save_fields
+from support.html_text import attribute, field_value, links, select, text, texts, save_fields
 from support.rounds import exact_round
 
 CSV_HEADER = [
@@ -129,6 +129,25 @@ def test_an_older_export_with_a_discarded_correction_still_restores_whole(known)
     assert response.status_code == 303
     again = export_of(client, response.headers["Location"].removesuffix("history"))
     assert again == data
+
+
+def test_an_export_from_before_the_rules_were_one_value_restores_its_rules(known):
+    """Files written before m0020 carry the crew's rules as keys beside its name; a rule a file
+    leaves out (one added after it was written) is the rule book's."""
+    app, client, crew_url = known
+    history_with_everything(client, crew_url)
+    data = export_of(client, crew_url)
+    data["crew"].pop("rules")
+    data["crew"].update(goal=300, tie_rule="shared", min_bid=2, redeal_moves_deal=True)
+    del data["games"][0]["rules"]["redeal_moves_deal"]
+    response = restore(client, data)
+    assert response.status_code == 303
+    again = export_of(client, response.headers["Location"].removesuffix("history"))
+    assert again["crew"]["rules"] == {"goal": 300, "tie_rule": "shared", "min_bid": 2, "redeal_moves_deal": True}
+    assert again["games"][0]["rules"]["redeal_moves_deal"] is False
+    form = text(client.get(response.headers["Location"].removesuffix("history") + "games/new"))
+    assert (field_value(form, "goal_other"), field_value(form, "min_bid"), field_value(form, "tie_rule")) == (
+        "300", "2", "shared")
 
 
 def test_the_export_holds_every_revision_and_no_link(known):

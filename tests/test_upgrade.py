@@ -217,14 +217,17 @@ def test_old_crew_links_still_open_and_the_file_keeps_only_their_hashes(upgraded
 
 
 def test_later_columns_take_the_rule_book_defaults(upgraded):
+    """Rules added after the first release read as the rule book's; the goal each game had is kept
+    (m0020 made each crew's and game's rules one value)."""
     app, client, old = upgraded
     db = connect(app.config["DATABASE"])
-    assert {tuple(r.values()) for r in db.query("SELECT goal, tie_rule, min_bid, redeal_moves_deal FROM crews")} \
-        == {(250, "play-on", 1, 0)}
-    games = list(db.query("SELECT id, goal, tie_rule, min_bid, redeal_moves_deal, version FROM games ORDER BY id"))
+    crews = [json.loads(r["rules"]) for r in db.query("SELECT rules FROM crews")]
+    games = list(db.query("SELECT id, rules, goal, hand_limit, version FROM games ORDER BY id"))
     db.close()
-    assert [(g["goal"], g["tie_rule"], g["min_bid"], g["redeal_moves_deal"], g["version"]) for g in games] == [
-        (250, "play-on", 1, 0, 1), (500, "play-on", 1, 0, 1), (250, "play-on", 1, 0, 1)]
+    book = {"goal": 250, "tie_rule": "play-on", "min_bid": 1, "redeal_moves_deal": False}
+    assert crews and all(rules == book for rules in crews)
+    assert [(json.loads(g["rules"]), g["goal"], g["hand_limit"], g["version"]) for g in games] == [
+        (book, 250, None, 1), (book | {"goal": 500}, 500, None, 1), (book, 250, None, 1)]
 
 
 def test_scoreboards_show_every_round_and_the_right_totals(upgraded):

@@ -2,11 +2,13 @@
 from flask import Blueprint, abort, current_app, flash, make_response, request, session, url_for
 from flask_wtf import FlaskForm
 from wtforms import IntegerField, PasswordField, RadioField, SelectChoice, StringField
+from wtforms.fields.core import UnboundField
 from wtforms.validators import InputRequired, NumberRange, Optional
 
 from web.access import CREW, PUBLIC, allow
 from web import security
 from scoring import MAX_BID, MAX_GOAL, HouseRules
+from scoring.game import RULE_NAMES
 from web.fields import BID_RANGE, check_name
 from web.share_links import qr_svg, share_link
 from services import crews as crew_service
@@ -26,7 +28,10 @@ class CrewForm(FlaskForm):
 
 
 class HouseRulesForm(FlaskForm):
-    """The house rules: a crew's defaults, and the same fields on each new game."""
+    """The house rules: a crew's defaults, and the same fields on each new game. Each rule but the
+    goal (two fields: a choice and "Other") is one field named as the engine's `HouseRules` names
+    it, a yes/no rule a "no"/"yes" choice: a new rule is a field here and one in the engine; the
+    pages draw them in this order (`rules`)."""
 
     goal = RadioField(
         "Play to",
@@ -45,6 +50,7 @@ class HouseRulesForm(FlaskForm):
     min_bid = IntegerField(
         "Lowest bid number allowed",
         default=1,
+        render_kw={"inputmode": "numeric", "min": 1, "max": MAX_BID},
         validators=[
             InputRequired("Enter the lowest bid number."),
             NumberRange(min=1, max=MAX_BID, message=BID_RANGE),
@@ -56,6 +62,10 @@ class HouseRulesForm(FlaskForm):
         default="no",
     )
 
+    def rules(self):
+        """The fields of the rules besides the goal, in their order on the page."""
+        return [self[name] for name in RULES]
+
     def fill(self, rules):
         """Pre-fill from a HouseRules value (unless the form was posted)."""
         if self.is_submitted():
@@ -63,20 +73,18 @@ class HouseRulesForm(FlaskForm):
         standard = str(rules.goal) in ("250", "500")
         self.goal.data = str(rules.goal) if standard else "other"
         self.goal_other.data = None if standard else rules.goal
-        self.tie_rule.data = rules.tie_rule
-        self.min_bid.data = rules.min_bid
-        self.redeal_moves_deal.data = "yes" if rules.redeal_moves_deal else "no"
+        for name in RULES:
+            value = getattr(rules, name)
+            self[name].data = ("yes" if value else "no") if isinstance(value, bool) else value
         return self
 
     def house_rules(self):
         """The rules as the engine's value."""
         goal = int(self.goal.data) if self.goal.data != "other" else self.goal_other.data
-        return HouseRules(
-            goal=goal,
-            tie_rule=self.tie_rule.data,
-            min_bid=self.min_bid.data,
-            redeal_moves_deal=self.redeal_moves_deal.data == "yes",
-        )
+        book = HouseRules()
+        return HouseRules(goal=goal, **{
+            name: self[name].data == "yes" if isinstance(getattr(book, name), bool) else self[name].data
+            for name in RULES})
 
     def validate(self, extra_validators=None):
         ok = super().validate(extra_validators)
@@ -84,6 +92,10 @@ class HouseRulesForm(FlaskForm):
             self.goal_other.errors.append("Enter the number of points to play to.")
             ok = False
         return ok
+
+
+RULES = tuple(name for name, value in vars(HouseRulesForm).items()
+              if isinstance(value, UnboundField) and name in RULE_NAMES and name != "goal")
 
 
 @bp.get("/")
