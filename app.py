@@ -23,8 +23,8 @@ from scoring import PLAYERS, RANKS, format_points, parse_cards, rank_name
 from scoring.cards import a_rank
 from services import health
 from web.colours import game_colours
-from web import (access, assets, club_nights, crews, door, games, history, rounds, seat_repair, security, static_files,
-                 tools)
+from web import (access, assets, club_nights, crews, door, games, history, rounds, seasons, seat_repair, security,
+                 static_files, tools)
 from web.render import render_error
 from web.club_night_changes import night_change_words
 from web.round_changes import change_words
@@ -162,7 +162,7 @@ def create_app(test_config=None):
     # Ids in URLs fit SQLite's integers: a longer number is simply not found.
     app.url_map.converters["int"] = BoundedInt
     for blueprint in (static_files.bp, crews.bp, games.bp, rounds.bp, tools.bp, history.bp, club_nights.bp,
-                      door.bp, seat_repair.bp):
+                      door.bp, seasons.bp, seat_repair.bp):
         app.register_blueprint(blueprint)
 
     @app.errorhandler(CSRFError)

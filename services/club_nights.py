@@ -203,18 +203,29 @@ def count_names(names):
 
 # --- The leaderboard ------------------------------------------------------------------------
 
-def leaderboard(night, found=None):
-    """The night's ranking as it stands: every saved round at any table counts at once."""
-    names = _names(night)
-    found = stages(night) if found is None else found
+def _ranked(night, names, db=None):
+    """The engine's ranking of the night from every saved round at any table."""
     tables = {}
-    for row in night_store.results(night["id"]):
+    for row in night_store.results(night["id"], db):
         table = tables.setdefault((row["stage"], row["table_no"]), {"players": [], "points": [], "hands": 0})
         table["players"].append(row["player_id"])
         table["points"].append(row["points"])
         table["hands"] = max(table["hands"], row["hands"])
     scores = [TableScore(tuple(t["players"]), tuple(t["points"]), t["hands"]) for t in tables.values()]
-    lines = club_night.rank_night(list(names), scores, night["ranking"])
+    return club_night.rank_night(list(names), scores, night["ranking"])
+
+
+def places(night, db=None):
+    """Each player who played a hand at the night, by id, and their place in its ranking (a
+    season's result of the night)."""
+    return {line.player: line.place for line in _ranked(night, _names(night), db) if line.hands}
+
+
+def leaderboard(night, found=None):
+    """The night's ranking as it stands: every saved round at any table counts at once."""
+    names = _names(night)
+    found = stages(night) if found is None else found
+    lines = _ranked(night, names)
     where = _where_now(found)
     return Board(
         lines=[{"place": line.place, "name": names[line.player], "points": line.points, "hands": line.hands,

@@ -44,6 +44,10 @@ def _build(path):
     client.post(playing + "/rounds")
     over = table.start_game(names=("Eve", "Fay", "Gus", "Hal"))
     assert client.post(crew_url + f"history/games/{over.rsplit('/', 1)[1]}/abandon").status_code in (200, 303)
+    finished = table.start_game(goal="other", goal_other="1")
+    save_quick_round(app, finished, ["AS", "KS", "9S", "2S"], [{"A": 2}, {"K": 1}, {"9": 1}, {}])
+    season = client.post(crew_url + "seasons", data={"name": "Season", "first_day": "2000-01-01", "minimum": "1"})
+    assert season.status_code == 303, season.get_data(as_text=True)
     night = new_night(client, crew_url, names=NINE).headers["Location"]
     assert client.post(night + "/stages").status_code in (200, 303)
     assert client.post(night + "/stages/1/start").status_code in (200, 303)
@@ -67,7 +71,8 @@ def _build(path):
         link_id = link_service.of_crew(SECRET, crew_id)[0]["id"]
     close_thread_connections()
     return {"tokens": tokens, "game": game_id, "over": over_id, "night": night_id, "elsewhere": elsewhere,
-            "link_id": link_id, "codes": codes}
+            "link_id": link_id, "codes": codes, "season": int(season.headers["Location"].rsplit("/", 1)[1]),
+            "finished": int(finished.rsplit("/", 1)[1])}
 
 
 @pytest.fixture(scope="module")
@@ -130,7 +135,8 @@ def _url(rule, facts, kind):
     game = {"table over": facts["over"], "table elsewhere": facts["elsewhere"]}.get(kind, facts["game"])
     values = {"token": token, "game_id": game, "first_game_id": game, "night_id": facts["night"],
               "player_id": 1, "other_id": 2,
-              "number": 2, "seat": 0, "code": "AS", "rank": "A", "link_id": facts["link_id"]}
+              "number": 2, "seat": 0, "code": "AS", "rank": "A", "link_id": facts["link_id"],
+              "season_id": facts["season"], "kind": "game", "event_id": facts["finished"]}
     if rule.endpoint in SAVED_ROUND or rule.endpoint.startswith("club_nights."):
         values["number"] = 1  # a saved round; the night's first stage
     with APP.test_request_context():
