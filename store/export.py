@@ -15,7 +15,7 @@ import re
 
 from scoring import SUIT_NAMES
 
-from . import club_night_transfer, columns, get_db
+from . import club_night_transfer, columns, get_db, season_transfer
 from .lists import AMONG, listed
 from .rounds import hand_from_row
 
@@ -171,7 +171,8 @@ def _club_nights(db, crew_id, game_id, numbers):
     """The crew's club nights, in a whole crew's export that has any (an export without is as
     it was before club nights)."""
     nights = [] if game_id is not None else club_night_transfer.export(db, crew_id, numbers)
-    return {"club_nights": nights} if nights else {}
+    seasons = [] if game_id is not None else season_transfer.export(db, crew_id, numbers)
+    return ({"club_nights": nights} if nights else {}) | ({"seasons": seasons} if seasons else {})
 
 
 def _grouped(db, sql, ids, key):

@@ -13,6 +13,7 @@ from typing_extensions import NotRequired, TypedDict
 from scoring import (CARD_CODES, MAX_BID, MODES, NAME_MAX, NOTE_MAX, PLAYERS, RANKS, ROUNDS_MAX, SUIT_NAMES, YEARS,
                      club_night)
 from scoring import names as name_rule
+from scoring.season import MAX_SEASONS
 from scoring import notes as note_rule
 
 from .export import FORMAT, VERSION
@@ -24,6 +25,8 @@ STAMP_MAX = 40
 TIMES_MAX = 10**9  # a run of one step logged as one line (a change's `times`)
 GAMES_MAX = 10**9
 NIGHT_CHANGES_MAX = club_night.MAX_LOG_LINES
+SEASON_CHANGES_MAX = 10_000  # a season's log lines and events left out: far beyond a season's worth
+SEASON_PLAYERS_MAX = 100_000  # the players a season's logged standings name: every player of a crew
 # A night's first log line names everyone it started with: up to 200 names of up to 40 characters.
 NIGHT_DETAIL_MAX = TEXT_MAX + club_night.MAX_PLAYERS * (NAME_MAX + 2)
 
@@ -220,6 +223,40 @@ class ClubNight(TypedDict):
     changes: Annotated[list[NightChange], Field(max_length=NIGHT_CHANGES_MAX)]
 
 
+class SeasonLeftOut(TypedDict):
+    __pydantic_config__ = _STRICT
+    game: NotRequired[Annotated[int, Field(ge=1, le=GAMES_MAX)]]
+    night: NotRequired[Annotated[int, Field(ge=1, le=GAMES_MAX)]]  # its place in the file's club nights
+    reason: Note
+    at: Stamp
+
+
+# A line of the standings as a season's log keeps it: place, name, average as shown.
+StandingLine = tuple[Annotated[int, Field(ge=1, le=SEASON_PLAYERS_MAX)], Name, Annotated[str, Field(max_length=8)]]
+
+
+class SeasonChange(TypedDict):
+    __pydantic_config__ = _STRICT
+    at: Stamp
+    action: Literal["opened", "rule", "left out", "counted again"]
+    detail: Optional[Text]
+    before: Optional[Annotated[list[StandingLine], Field(max_length=SEASON_PLAYERS_MAX)]]
+    after: Optional[Annotated[list[StandingLine], Field(max_length=SEASON_PLAYERS_MAX)]]
+
+
+class Season(TypedDict):
+    """A season (its days and rule checked by the engine, as when one is opened)."""
+    __pydantic_config__ = _STRICT
+    name: Name
+    created: Stamp
+    first_day: Annotated[str, Field(max_length=10)]
+    last_day: Optional[Annotated[str, Field(max_length=10)]]
+    best: Optional[int]
+    minimum: int
+    left_out: Annotated[list[SeasonLeftOut], Field(max_length=SEASON_CHANGES_MAX)]
+    changes: Annotated[list[SeasonChange], Field(max_length=SEASON_CHANGES_MAX)]
+
+
 class Export(TypedDict):
     __pydantic_config__ = _STRICT
     format: Literal[FORMAT]
@@ -228,6 +265,7 @@ class Export(TypedDict):
     players: list[Player]
     games: list[Game]
     club_nights: NotRequired[list[ClubNight]]
+    seasons: NotRequired[Annotated[list[Season], Field(max_length=MAX_SEASONS)]]
 
 
 _EXPORT = TypeAdapter(Export)
@@ -257,8 +295,9 @@ def _message(error, data):
             return "The export has no list of players."
         rest = loc[1:] if loc[0] == "crew" else loc[2:]
         return _no_proper(what, rest)
-    if loc[0] == "club_nights":
-        return _no_proper("A club night", [part for part in loc[2:] if not isinstance(part, int)][-1:])
+    if loc[0] in ("club_nights", "seasons"):
+        what = "A club night" if loc[0] == "club_nights" else "A season"
+        return _no_proper(what, [part for part in loc[2:] if not isinstance(part, int)][-1:])
     if len(loc) == 1:
         return "The export has no list of games."
     if len(loc) == 2 or loc[2] == "number":

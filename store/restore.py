@@ -14,7 +14,7 @@ import tempfile
 
 from scoring import names as name_rule
 
-from . import club_night_restore, club_night_transfer, columns, now
+from . import club_night_restore, club_night_transfer, columns, now, season_restore, season_transfer
 from .crews import rotate_token
 from .lists import AMONG, listed
 from .restore_checks import GameChecks, NotJson, RestoreError, checked
@@ -148,7 +148,7 @@ def _insert_games(db, span):
 def link(db, crew_id):
     """The last step: the crew appears, whole, with its club nights and its link; returns the
     link's token."""
-    for sql in club_night_transfer.COPY:
+    for sql in club_night_transfer.COPY + season_transfer.COPY:
         db.execute(sql, {"crew": crew_id})
     return rotate_token(db, crew_id)
 
@@ -182,6 +182,7 @@ def marked_crew(db, marker):
 def remove_nights(db, crew_id):
     """The first step of removing a crew still being restored: its club nights, and its games'
     links to the games they were a rematch of."""
+    season_transfer.remove(db, crew_id)
     club_night_transfer.remove(db, crew_id)
     db.execute("UPDATE games SET rematch_of = NULL WHERE crew_id = ?", [crew_id])
 
@@ -291,7 +292,7 @@ def _stage(raw, staged, per_write, say):
         conn.execute("PRAGMA synchronous = OFF")
         conn.executescript(_STAGING.format(
             columns=", ".join(COLUMNS), round_columns=", ".join(columns.ROUND), hand_columns=", ".join(columns.HAND),
-            change_columns=", ".join(columns.CHANGE)) + club_night_transfer.STAGING)
+            change_columns=", ".join(columns.CHANGE)) + club_night_transfer.STAGING + season_transfer.STAGING)
         conn.execute("BEGIN")
         conn.execute("INSERT INTO crew VALUES (?, ?, ?)", [crew["name"], crew["created"], json.dumps(crew["rules"])])
         player_ids = {name_rule.key(player["name"]): n for n, player in enumerate(players, start=1)}
@@ -315,18 +316,21 @@ def _stage(raw, staged, per_write, say):
                     conn.executemany(f"INSERT INTO {table} VALUES ({', '.join('?' for _ in values[0])})", values)
             conn.execute("COMMIT")
             staged_games += len(chunk)
-            if staged_games == len(games):  # the nights name the games: staged with the last chunk
-                conn.execute("BEGIN")
-                club_night_restore.stage(conn, crew["club_nights"], game_ids, player_ids, by_number)
-                conn.execute("COMMIT")
+            if staged_games == len(games):  # the nights and seasons name the games: staged with the last chunk
+                _stage_nights(conn, crew, game_ids, player_ids, by_number)
             say(staged_games)
         if not games:
-            conn.execute("BEGIN")
-            club_night_restore.stage(conn, crew["club_nights"], game_ids, player_ids, by_number)
-            conn.execute("COMMIT")
+            _stage_nights(conn, crew, game_ids, player_ids, by_number)
         return staged_games
     finally:
         conn.close()
+
+
+def _stage_nights(conn, crew, game_ids, player_ids, by_number):
+    conn.execute("BEGIN")
+    club_night_restore.stage(conn, crew["club_nights"], game_ids, player_ids, by_number)
+    season_restore.stage(conn, crew["seasons"], game_ids, len(crew["club_nights"]))
+    conn.execute("COMMIT")
 
 
 def _stage_game(rows, game_id, game, game_ids, player_ids, round_id):

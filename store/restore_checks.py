@@ -28,6 +28,7 @@ def checked(raw):
     data = typed(raw)
     crew, players, games = data["crew"], data["players"], data["games"]
     crew["club_nights"] = data.get("club_nights", [])  # checked with the games they name, when staged
+    crew["seasons"] = data.get("seasons", [])  # likewise, with the nights
     crew["rules"] = _rules(crew.get("rules", {key: crew[key] for key in _CREW_RULES_BEFORE if key in crew}),
                            "The crew's house rules").as_json()
     names, looks = set(), {}

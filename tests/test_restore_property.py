@@ -40,7 +40,7 @@ ODD = [None, True, False, 0, -1, 1, 2, 3, 4, 5, 13, 52, 2**31, 2**63, 2**70, -2*
        "2026-01-01T00:00:00+00:00", "0001-01-01T00:00:00+00:00", "9999-12-31T23:59:59+00:00"]
 # Fields that place something (a seat, a table, a stage's state) or say how a night is played.
 REFERENCES = ("table", "seat", "status", "started", "stage_hands", "format", "here", "dealer", "first_dealer",
-              "revision", "number")
+              "revision", "number", "night", "first_day", "last_day", "best", "minimum")
 PAGES_PER_KIND = 2  # of the pages reached alike (the same address but for its numbers), this many
 
 
@@ -65,6 +65,11 @@ def _crew_with_games_and_nights(folder):
     play_round(app, table.crew_url, games[0], [0, 1, 2, 3])
     second = new_night(client, table.crew_url, names=["Ann", "Bob", "Cat", "Dan", "Zed"]).headers["Location"]
     assert client.post(second + "/stages").status_code == 303
+    season = client.post(table.crew_url + "seasons", data={"name": "Saison", "first_day": "2000-01-01", "minimum": "2"})
+    assert season.status_code == 303
+    season = season.headers["Location"]
+    assert client.post(season + f"/game/{first.rsplit('/', 1)[1]}/leave-out", data={"reason": "A friendly"}).status_code == 303
+    assert client.post(season + "/rule", data={"best": "2", "minimum": "1"}).status_code == 303
     return export_of(client, table.crew_url)
 
 
@@ -118,7 +123,7 @@ def _mutate(data, rnd):
     focus = rnd.choice(["anywhere", "references", "a night's references", "a night's references"])
     if focus != "anywhere":  # a place that names or numbers another: where crafted files go wrong
         shapes = [shape for shape in shapes if (_field(shape) in ("name", "game") or shape[-1] in REFERENCES)
-                  and (focus == "references" or shape[0] == "club_nights")] or shapes
+                  and (focus == "references" or shape[0] in ("club_nights", "seasons"))] or shapes
         kinds = ["alike", "alike", "alike", "nudge", "odd", "duplicate"]
     shape = rnd.choice(shapes)
     path = rnd.choice([path for path in paths if _shape(path) == shape])

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from scoring.season import Event, SeasonError, SeasonRule, event_results, percent, standings
 from support.club_nights import NINE, night, night_of, play_round  # noqa: F401
+from support.exports import export_of, restore
 from support.html_text import element_text, select, text, texts
 
 DAY = datetime.date(2027, 1, 1)
@@ -232,3 +233,65 @@ def test_another_crews_season_is_not_found(client, table):
     assert client.post(stolen + "/rule", data={"best": "", "minimum": "2"}).status_code == 404
     assert client.get(url + "/players/999").status_code == 404
     assert client.post(url + "/game/999/leave-out", data={"reason": "x"}).status_code == 404
+
+
+# --- Export and restore ---------------------------------------------------------------------------
+
+def _season_with_everything(app, client, table, night):
+    """A crew with two finished games, a finished night, and a season leaving a game and the night
+    out, its rule changed: returns the crew's link and the season's."""
+    crew = table.crew_url
+    first = _game(table, (0, 1, 2, 3))
+    _game(table, (3, 0, 1, 2))
+    assert client.post(night + "/stages").status_code == 303
+    assert client.post(night + "/stages/1/start").status_code == 303
+    _, stages = night_of(app, night)
+    for game in stages[-1]["tables"].values():
+        for order in ((0, 1, 2, 3), (3, 0, 1, 2)):
+            play_round(app, crew, game["game_id"], order)
+    assert client.post(night + "/finish").status_code == 303
+    url = _open(client, crew, name="Season Été", last_day="2999-12-31")
+    night_id = night.rsplit("/", 1)[1]
+    assert client.post(url + f"/game/{first}/leave-out", data={"reason": "Friendly: Émile's birthday"}).status_code == 303
+    assert client.post(url + f"/night/{night_id}/leave-out", data={"reason": "Practice night"}).status_code == 303
+    assert client.post(url + "/rule", data={"best": "3", "minimum": "2"}).status_code == 303
+    assert client.post(url + f"/night/{night_id}/count-again").status_code == 303
+    assert client.post(url + f"/night/{night_id}/leave-out", data={"reason": "Practice after all"}).status_code == 303
+    return crew, url
+
+
+def test_a_season_round_trips_through_export_and_restore(app, client, table, night):
+    crew, url = _season_with_everything(app, client, table, night)
+    data = export_of(client, crew)
+    assert [s["name"] for s in data["seasons"]] == ["Season Été"]
+    assert [(set(out), out["reason"]) for out in data["seasons"][0]["left_out"]] == [
+        ({"game", "reason", "at"}, "Friendly: Émile's birthday"), ({"night", "reason", "at"}, "Practice after all")]
+    response = restore(client, data)
+    assert response.status_code == 303
+    restored = response.headers["Location"].removesuffix("history")
+    assert export_of(client, restored)["seasons"] == data["seasons"]
+    season = select(client.get(restored + "seasons"), ".season-list a")[0].get("href")
+    for part in ("#standings", "#events", "#season-rule", "#season-log"):
+        assert element_text(client.get(season), part) == element_text(client.get(url), part), part
+
+
+@pytest.mark.parametrize("damage, words", [
+    (lambda s, d: s.update(first_day="2027-13-01"), "its days are not dates"),
+    (lambda s, d: s.update(last_day="1999-01-01"), "The last day cannot come before the first."),
+    (lambda s, d: s.update(best=0), "A season counts from 1 to 1000 events"),
+    (lambda s, d: s["left_out"].append({"game": 999, "reason": "x", "at": s["created"]}), "a game the file does not hold"),
+    (lambda s, d: s["left_out"].append({"night": 2, "reason": "x", "at": s["created"]}), "a club night the file does not hold"),
+    (lambda s, d: s["left_out"].append(dict(s["left_out"][0])), "leaves one event out twice"),
+    (lambda s, d: s["left_out"].append({"game": 2, "night": 1, "reason": "x", "at": s["created"]}), "neither a game nor a night"),
+    (lambda s, d: s["left_out"][0].update(reason="bell\a"), "A season has no proper reason"),
+    (lambda s, d: s["changes"][0].update(action="deleted"), "A season has no proper action"),
+    (lambda s, d: d["seasons"].extend([dict(s)] * 100), "A season is missing or damaged"),
+])
+def test_a_damaged_season_in_a_file_is_refused_and_nothing_is_stored(app, client, table, night, damage, words):
+    crew, _ = _season_with_everything(app, client, table, night)
+    data = export_of(client, crew)
+    damage(data["seasons"][0], data)
+    response = restore(client, data)
+    assert response.status_code == 422
+    assert words in text(response).replace("&#39;", "'")
+    assert len(select(client.get(crew + "seasons"), ".season-list a")) == 1
