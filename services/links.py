@@ -51,6 +51,7 @@ class Link:
     game_status: str | None = None
     polled: Polled | None = None
     night_polled: NightPolled | None = None
+    season_id: int | None = None
 
     @property
     def table_over(self):
@@ -65,11 +66,11 @@ def resolve(token, poll=None, night=None):
     found = link_store.resolve(crew_store.token_hash(token), poll, night)
     if found is None:
         return None
-    crew, kind, game_id, night_id, status, polled, mark = found
+    crew, kind, game_id, night_id, status, polled, mark, season_id = found
     if polled is not None:
         polled = Polled(poll[0], bool(poll[2]), *polled)
     night_polled = None if night is None else NightPolled(night, mark)
-    return Link(kind, {**crew, "token": token}, game_id, night_id, status, polled, night_polled)
+    return Link(kind, {**crew, "token": token}, game_id, night_id, status, polled, night_polled, season_id)
 
 
 def lost_by_an_index(token):
@@ -84,22 +85,25 @@ def was_replaced(token):
 
 
 def _token(key, row):
-    message = f"{row['crew_id']}/{row['kind']}/{row['game_id']}/{row['night_id']}/{row['nonce']}".encode()
+    # A season's link names its season too (links made before seasons keep their tokens).
+    season = f"/season/{row['season_id']}" if row.get("season_id") is not None else ""
+    message = f"{row['crew_id']}/{row['kind']}/{row['game_id']}/{row['night_id']}{season}/{row['nonce']}".encode()
     digest = hmac.new(key if isinstance(key, bytes) else str(key).encode(), message, hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
 
 
-def token_for(key, crew_id, kind, game_id=None, night_id=None):
-    """The table or watch link's token for a game or a night, made on first use."""
-    row = link_store.existing(crew_id, kind, game_id, night_id)
+def token_for(key, crew_id, kind, game_id=None, night_id=None, season_id=None):
+    """The table or watch link's token for a game, a night or a season, made on first use."""
+    row = link_store.existing(crew_id, kind, game_id, night_id, season_id)
     if row is None:
         with write() as db:
-            row = link_store.existing_in(db, crew_id, kind, game_id, night_id)
+            row = link_store.existing_in(db, crew_id, kind, game_id, night_id, season_id)
             if row is None:
                 nonce = secrets.token_urlsafe(16)
                 token = _token(key, {"crew_id": crew_id, "kind": kind, "game_id": game_id, "night_id": night_id,
-                                     "nonce": nonce})
-                row = link_store.add(db, crew_id, kind, game_id, night_id, nonce, crew_store.token_hash(token))
+                                     "season_id": season_id, "nonce": nonce})
+                row = link_store.add(db, crew_id, kind, game_id, night_id, nonce, crew_store.token_hash(token),
+                                     season_id)
     return _token(key, row)
 
 

@@ -14,23 +14,20 @@ def find(token_hash):
     return rows[0] if rows else None
 
 
-def existing(crew_id, kind, game_id=None, night_id=None):
-    rows = list(get_db().query(
-        "SELECT * FROM links WHERE crew_id = ? AND kind = ? AND game_id IS ? AND night_id IS ?",
-        [crew_id, kind, game_id, night_id]))
-    return rows[0] if rows else None
+def existing(crew_id, kind, game_id=None, night_id=None, season_id=None):
+    return existing_in(get_db(), crew_id, kind, game_id, night_id, season_id)
 
 
-def add(db, crew_id, kind, game_id, night_id, nonce, token_hash):
+def add(db, crew_id, kind, game_id, night_id, nonce, token_hash, season_id=None):
     """A new link row, in db's transaction."""
-    db.execute("INSERT INTO links (crew_id, kind, game_id, night_id, nonce, token_hash, created)"
-               " VALUES (?, ?, ?, ?, ?, ?, ?)", [crew_id, kind, game_id, night_id, nonce, token_hash, now()])
-    return existing_in(db, crew_id, kind, game_id, night_id)
+    db.execute("INSERT INTO links (crew_id, kind, game_id, night_id, season_id, nonce, token_hash, created)"
+               " VALUES (?, ?, ?, ?, ?, ?, ?, ?)", [crew_id, kind, game_id, night_id, season_id, nonce, token_hash, now()])
+    return existing_in(db, crew_id, kind, game_id, night_id, season_id)
 
 
-def existing_in(db, crew_id, kind, game_id, night_id):
-    rows = list(db.query("SELECT * FROM links WHERE crew_id = ? AND kind = ? AND game_id IS ? AND night_id IS ?",
-                         [crew_id, kind, game_id, night_id]))
+def existing_in(db, crew_id, kind, game_id, night_id, season_id=None):
+    rows = list(db.query("SELECT * FROM links WHERE crew_id = ? AND kind = ? AND game_id IS ? AND night_id IS ?"
+                         " AND season_id IS ?", [crew_id, kind, game_id, night_id, season_id]))
     return rows[0] if rows else None
 
 
@@ -59,17 +56,17 @@ def was_replaced(token_hash):
 def of_crew(crew_id):
     """The crew's links, with the game or night each opens (a game's players by seat)."""
     rows = list(get_db().query(
-        "SELECT links.*, games.status AS game_status, club_nights.name AS night_name,"
+        "SELECT links.*, games.status AS game_status, club_nights.name AS night_name, seasons.name AS season_name,"
         " (SELECT json_group_array(name) FROM (SELECT players.name FROM seats JOIN players"
         "  ON players.id = seats.player_id WHERE seats.game_id = links.game_id ORDER BY seats.seat)) AS players"
         " FROM links LEFT JOIN games ON games.id = links.game_id"
-        " LEFT JOIN club_nights ON club_nights.id = links.night_id"
+        " LEFT JOIN club_nights ON club_nights.id = links.night_id LEFT JOIN seasons ON seasons.id = links.season_id"
         " WHERE links.crew_id = ? ORDER BY links.id", [crew_id]))
     return [{**row, "players": json.loads(row["players"])} for row in rows]
 
 
 def resolve(token_hash, poll=None, night=None):
-    """(the crew's row, kind, game id, night id, game status, polled, night mark) of the crew or
+    """(the crew's row, kind, game id, night id, game status, polled, night mark, season id) of the crew or
     table or watch link with this token hash, in one indexed read; None when there is none.
 
     With `poll` (game id, device, board), the same read also answers a live poll's question
@@ -90,18 +87,19 @@ def resolve(token_hash, poll=None, night=None):
         asked += f", {live_mark_sql('crews.id')}"
         args.append(night)
     cursor = get_db().conn.execute(
-        f"SELECT crews.*, 'crew', NULL, NULL, NULL{asked} FROM crews WHERE crews.token_hash = ?"
-        f" UNION ALL SELECT crews.*, links.kind, links.game_id, links.night_id, games.status{asked} FROM links"
+        f"SELECT crews.*, NULL, 'crew', NULL, NULL, NULL{asked} FROM crews WHERE crews.token_hash = ?"
+        f" UNION ALL SELECT crews.*, links.season_id, links.kind, links.game_id, links.night_id, games.status{asked}"
+        " FROM links"
         " JOIN crews ON crews.id = links.crew_id LEFT JOIN games ON games.id = links.game_id"
         " WHERE links.token_hash = ? LIMIT 1", [*args, token_hash, *args, token_hash])
     found = cursor.fetchone()
     if found is None:
         return None
     polls, nights = (2 if poll is not None else 0), (1 if night is not None else 0)
-    width = len(cursor.description) - 4 - polls - nights
+    width = len(cursor.description) - 5 - polls - nights
     crew = dict(zip([column[0] for column in cursor.description[:width]], found[:width]))
-    polled = tuple(found[width + 4:width + 4 + polls]) if poll is not None else None
-    return (crew, *found[width:width + 4], polled, found[-1] if night is not None else None)
+    polled = tuple(found[width + 5:width + 5 + polls]) if poll is not None else None
+    return (crew, *found[width + 1:width + 5], polled, found[-1] if night is not None else None, found[width])
 
 
 def of_games(crew_id, kind, game_ids):

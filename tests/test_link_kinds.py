@@ -52,6 +52,7 @@ def _build(path):
     assert client.post(night + "/stages").status_code in (200, 303)
     assert client.post(night + "/stages/1/start").status_code in (200, 303)
     game_id, over_id = int(playing.rsplit("/", 1)[1]), int(over.rsplit("/", 1)[1])
+    season_id = int(season.headers["Location"].rsplit("/", 1)[1])
     night_id = int(night.rsplit("/", 1)[1])
     codes = [urlsplit(q.get("data-link")).path for q in select(client.get(night), ".night-table .qr[data-link]")]
     assert len(codes) == 2, "two tables, two codes"
@@ -66,12 +67,13 @@ def _build(path):
             "watch night": link_service.token_for(SECRET, crew_id, WATCH, night_id=night_id),
             "watch over": link_service.token_for(SECRET, crew_id, WATCH, game_id=over_id),
             "door": link_service.token_for(SECRET, crew_id, DOOR, night_id=night_id),
+            "watch season": link_service.token_for(SECRET, crew_id, WATCH, season_id=season_id),
             "wrong": "x" * 43,
         }
         link_id = link_service.of_crew(SECRET, crew_id)[0]["id"]
     close_thread_connections()
     return {"tokens": tokens, "game": game_id, "over": over_id, "night": night_id, "elsewhere": elsewhere,
-            "link_id": link_id, "codes": codes, "season": int(season.headers["Location"].rsplit("/", 1)[1]),
+            "link_id": link_id, "codes": codes, "season": season_id,
             "finished": int(finished.rsplit("/", 1)[1])}
 
 
@@ -114,7 +116,7 @@ TOKEN_RULES = [rule for rule in RULES if "token" in rule.arguments]
 # Routes about a saved round (round 1); the others enter the open one (round 2).
 SAVED_ROUND = {"rounds.round_agree", "rounds.correction_create", "rounds.correction_discard", "rounds.round_delete",
                "rounds.round_bring_back", "tools.what_if_show"}
-KINDS = ("crew", "table", "table over", "table elsewhere", "watch game", "watch night", "door", "wrong")
+KINDS = ("crew", "table", "table over", "table elsewhere", "watch game", "watch night", "watch season", "door", "wrong")
 
 
 def test_every_route_declares_who_may_use_it():
@@ -145,7 +147,7 @@ def _url(rule, facts, kind):
 
 def _allowed(kinds, kind):
     wanted = {"crew": CREW, "table": TABLE, "table elsewhere": TABLE, "watch game": WATCH,
-              "watch night": WATCH, "door": DOOR}.get(kind)
+              "watch night": WATCH, "watch season": WATCH, "door": DOOR}.get(kind)
     return wanted in kinds
 
 
@@ -161,6 +163,7 @@ def test_each_kind_of_link_gets_what_it_may_and_a_plain_404_otherwise(world, rul
     kinds = app.view_functions[rule.endpoint].link_kinds
     scoped_to_night = "night_id" in rule.arguments
     scoped_to_game = "game_id" in rule.arguments
+    scoped_to_season = "season_id" in rule.arguments
     for kind in KINDS:
         client = app.test_client()
         url = _url(rule, facts, kind)
@@ -172,6 +175,8 @@ def test_each_kind_of_link_gets_what_it_may_and_a_plain_404_otherwise(world, rul
             allowed = False  # a watch link reads only its own game or its own night; a door link, its night's door
         if kind == "table" and scoped_to_night:
             allowed = False
+        if kind in ("watch game", "watch night") and scoped_to_season or kind == "watch season" and not scoped_to_season:
+            allowed = False  # a season's watch link reads its own season and nothing else
         if kind == "table over" and scoped_to_game and (TABLE in kinds or "GET" in rule.methods and WATCH in kinds):
             # A table link whose game is over is sent to how it ended, through the game's watch
             # link, whatever its phone asked of its game (never a 404 counted as a guess).

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from store import connect
 from scoring.season import Event, SeasonError, SeasonRule, event_results, percent, standings
 from support.club_nights import NINE, night, night_of, play_round  # noqa: F401
 from support.exports import export_of, restore
@@ -295,3 +296,74 @@ def test_a_damaged_season_in_a_file_is_refused_and_nothing_is_stored(app, client
     assert response.status_code == 422
     assert words in text(response).replace("&#39;", "'")
     assert len(select(client.get(crew + "seasons"), ".season-list a")) == 1
+
+
+# --- The room: the watch link, the projector view, the share card ----------------------------------
+
+def test_the_seasons_watch_link_shows_the_standings_read_only(client, table):
+    crew = table.start_crew()
+    _game(table, (0, 1, 2, 3))
+    url = _open(client, crew)
+    page = client.get(url)
+    watch = select(page, "#season-share .qr")[0].get("data-link").removeprefix("http://localhost")
+    assert crew not in watch
+    shown = client.get(watch)
+    assert shown.status_code == 200
+    assert _standings(client, watch) == _standings(client, url)
+    assert not select(shown, "form") and not select(shown, ".crumbs") and not select(shown, "#season-share")
+    assert element_text(shown, "#season-rule") == element_text(page, "#season-rule")
+    breakdown = client.get(select(shown, "#standings tbody a")[0].get("href"))
+    assert breakdown.status_code == 200 and element_text(breakdown, "h1") == "Ann"
+    assert client.get(watch.rsplit("/", 1)[0]).status_code == 404  # the crew's list of seasons is not its
+    assert client.post(watch + "/rule", data={"best": "1", "minimum": "1"}).status_code == 404
+
+
+def test_the_projector_view_lists_every_ranked_player_with_the_rule(client, table):
+    crew = table.start_crew()
+    _game(table, (0, 1, 2, 3))
+    _game(table, (1, 2, 3, 0), names=("Ann", "Eve", "Fay", "Gus"))
+    url = _open(client, crew, minimum="2")
+    screen_url = select(client.get(url), "#projector-link")[0].get("href")
+    assert crew not in screen_url  # the projector holds the watch link, never the crew link
+    screen = client.get(screen_url)
+    assert element_text(screen, "#big-board h1") == "Winter"
+    assert "a player is ranked from their 2nd event" in element_text(screen, ".stage-note")
+    assert texts(screen, "#big-board tbody th") == ["Ann"]  # the only one with two events
+    assert select(screen, ".season-corner .qr")[0].get("data-link").endswith(url.split("/seasons/")[1])
+    polled = client.get(screen_url, headers={"HX-Request": "true"})
+    assert polled.get_data(as_text=True).lstrip().startswith('<section class="big-board"')
+
+
+def test_the_share_card_is_a_png_of_the_standings(client, table):
+    crew = table.start_crew()
+    _game(table, (0, 1, 2, 3))
+    url = _open(client, crew)
+    card = client.get(url + "/card.png")
+    assert card.status_code == 200 and card.mimetype == "image/png"
+    assert card.data[:8] == b"\x89PNG\r\n\x1a\n" and int.from_bytes(card.data[16:20], "big") == 1200
+    assert select(client.get(url), "[data-card-button]")[0].get("href") == url + "/card.png"
+
+
+def test_a_closed_season_says_when_it_changed_after_closing(app, client, table):
+    """Its games were played before its last day; a round undone and brought back today moves
+    nothing in the standings but is a change after the close, and the page says so."""
+    crew = table.start_crew()
+    game_id = _game(table, (0, 1, 2, 3))
+    long_ago = (datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(days=10)).isoformat(timespec="seconds")
+    db = connect(app.config["DATABASE"])
+    db.execute("UPDATE games SET created = ? WHERE id = ?", [long_ago, game_id])
+    db.execute("UPDATE round_changes SET at = ?", [long_ago])
+    db.conn.commit()
+    week_ago = datetime.date.today() - datetime.timedelta(days=7)
+    url = _open(client, crew, first_day=(week_ago - datetime.timedelta(days=7)).isoformat(), last_day=week_ago.isoformat())
+    page = client.get(url)
+    assert "closed" in element_text(page, "h1 + p") and not select(page, ".notice")
+    assert len(_standings(client, url)) == 4
+    game_url = f"{crew}games/{game_id}"
+    assert client.post(game_url + "/rounds/1/delete").status_code in (200, 303)
+    assert _standings(client, url) == []  # the game is not finished any more: it counts no longer
+    assert client.post(game_url + "/rounds/1/bring-back").status_code in (200, 303)
+    page = client.get(url)
+    assert len(_standings(client, url)) == 4
+    assert element_text(page, ".notice") == (f"Changed on {datetime.date.today():%a} {datetime.date.today().day} "
+                                              f"{datetime.date.today():%b %Y}, after the season closed: a game or night of it was corrected.")

@@ -82,12 +82,15 @@ def check_link(endpoint, values):
         abort(404)
     kinds = kinds_of(endpoint) or frozenset({CREW})
     if link.kind != CREW:
-        game_id, night_id = values.get("game_id"), values.get("night_id")
-        if link.game_id is not None and (night_id is not None or game_id not in (None, link.game_id)):
+        game_id, night_id, season_id = values.get("game_id"), values.get("night_id"), values.get("season_id")
+        if link.game_id is not None and (night_id is not None or season_id is not None
+                                         or game_id not in (None, link.game_id)):
             abort(404)
-        if link.night_id is not None and (game_id is not None or night_id != link.night_id):
+        if link.night_id is not None and (game_id is not None or season_id is not None or night_id != link.night_id):
             abort(404)
-        if link.kind in (WATCH, DOOR) and game_id is None and night_id is None:
+        if link.season_id is not None and (game_id is not None or night_id is not None or season_id != link.season_id):
+            abort(404)
+        if link.kind in (WATCH, DOOR) and game_id is None and night_id is None and season_id is None:
             abort(404)
         if link.table_over:
             if game_id is not None and (TABLE in kinds or request.method == "GET" and WATCH in kinds):

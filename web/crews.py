@@ -209,8 +209,15 @@ def _crew_page(crew, rules_form, status=200, block=None, links_notice=None):
         games_version=home.games_version,
         players=home.players,
         links_notice=links_notice,
-        links=[] if block not in (None, "links") else [{**item, "url": share_link(url_for(
-            "games.game_show" if item["game_id"] else "club_nights.night_board", token=item["token"],
-            **({"game_id": item["game_id"]} if item["game_id"] else {"night_id": item["night_id"]}))).url}
-            for item in link_service.of_crew(current_app.secret_key, crew["id"])],
+        links=[] if block not in (None, "links") else [{**item, "url": share_link(_opens(item)).url}
+                                                          for item in link_service.of_crew(current_app.secret_key, crew["id"])],
     )
+
+
+def _opens(link):
+    """The page a table or watch link opens: its game's, its night's or its season's."""
+    if link["game_id"]:
+        return url_for("games.game_show", token=link["token"], game_id=link["game_id"])
+    if link["season_id"]:
+        return url_for("seasons.season_show", token=link["token"], season_id=link["season_id"])
+    return url_for("club_nights.night_board", token=link["token"], night_id=link["night_id"])

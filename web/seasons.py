@@ -4,16 +4,20 @@ Plain forms (each answers with the page, a refusal beside its control): a season
 times a year, from the crew's phone."""
 import datetime
 
-from flask import Blueprint, url_for
+from flask import Blueprint, current_app, make_response, url_for
 from flask_wtf import FlaskForm
 from wtforms import DateField, IntegerField, StringField
 from wtforms.validators import InputRequired, NumberRange, Optional
 
 from scoring import NAME_MAX, NOTE_MAX
 from scoring.season import MAX_SEASON_EVENTS, TREND_LENGTH, SeasonRule, percent
+from services import links as link_service
 from services import seasons as season_service
+from services.links import WATCH
 from services.refusals import Refused
-from web.access import CREW, allow
+from web import season_card
+from web.access import CREW, allow, is_crew
+from web.share_links import qr_svg, share_link
 
 from .lookup import load_crew
 from .render import render, see_other
@@ -66,7 +70,8 @@ def _page(crew, season, rule_form=None, error=None, error_field=None, status=200
         rule_form = RuleForm(formdata=None, best=season["best"], minimum=season["minimum"])
     return render("seasons/show.html", status=status, crew=crew, season=season, standing=standing,
                   rule_form=rule_form, leave_form=LeaveOutForm(formdata=None), error=error, error_field=error_field,
-                  changes=season_service.changes(season), percent=percent, trend_length=TREND_LENGTH)
+                  changes=season_service.changes(season), percent=percent, trend_length=TREND_LENGTH,
+                  code=season_code(crew, season["id"]) if is_crew() else None)
 
 
 @bp.get("")
@@ -91,14 +96,44 @@ def season_open(token):
     return see_other(url_for("seasons.season_show", token=token, season_id=season_id))
 
 
+def season_code(crew, season_id):
+    """The season's watch link (its standings, read only) as the room's phones open it, and its QR code."""
+    token = link_service.token_for(current_app.secret_key, crew["id"], WATCH, season_id=season_id)
+    link = share_link(url_for("seasons.season_show", token=token, season_id=season_id))
+    return {"url": link.url, "svg": qr_svg(link.url), "token": token}
+
+
 @bp.get("/<int:season_id>")
-@allow(CREW)
+@allow(CREW, WATCH)
 def season_show(token, season_id):
     return _page(*_load(token, season_id))
 
 
+@bp.get("/<int:season_id>/screen")
+@allow(CREW, WATCH)
+def season_screen(token, season_id):
+    """The projector view: the standings in type sized for the room, paging by itself
+    (static/big-screen.js), the season's QR code in a corner; it reloads its standings by itself."""
+    crew, season = _load(token, season_id)
+    return render("seasons/screen.html", "big_board", crew=crew, season=season,
+                  standing=season_service.standings_of(season), code=season_code(crew, season_id), percent=percent)
+
+
+@bp.get("/<int:season_id>/card.png")
+@allow(CREW, WATCH)
+def season_card_show(token, season_id):
+    """The standings as a PNG card to share: the crew's and season's names, never a link."""
+    crew, season = _load(token, season_id)
+    standing = season_service.standings_of(season)
+    png = season_card.draw(crew["name"], season, standing)
+    response = make_response(png)
+    response.mimetype = "image/png"
+    response.headers["Content-Disposition"] = f'inline; filename="orchard-season-{season_id}.png"'
+    return response
+
+
 @bp.get("/<int:season_id>/players/<int:player_id>")
-@allow(CREW)
+@allow(CREW, WATCH)
 def season_player(token, season_id, player_id):
     crew, season = _load(token, season_id)
     standing = season_service.standings_of(season)
