@@ -63,15 +63,18 @@ def changes(season):
     return season_store.changes(season["id"])
 
 
-def events(season, db=None):
-    """The season's events as the engine takes them, oldest first, each with when it last changed."""
+def events(season, db=None, names=None):
+    """The season's events as the engine takes them, oldest first, each with when it last changed;
+    a game is named by its players in the order they finished."""
+    names = names or season_store.names(season["crew_id"], db)
     first, last = days_of(season)
     crew_id = season["crew_id"]
     left = season_store.left_out(season["id"], db)
     found = []
     for game in season_store.finished_games(crew_id, first, last, db):
         started = local_start(game["created"])
-        found.append((Event(("game", game["id"]), started.date(), f"Game of {started:%-d %b, %H:%M}", game["places"],
+        players = ", ".join(names.get(p, "?") for p in sorted(game["places"], key=game["places"].get))
+        found.append((Event(("game", game["id"]), started.date(), f"Game: {players}", game["places"],
                             left.get(("game", game["id"]), (None,))[0]), game["changed"]))
     for row in season_store.finished_nights(crew_id, first, last, db):
         night = night_service.find(crew_id, row["id"])
@@ -86,7 +89,7 @@ def standings_of(season, db=None):
     """Where the season stands now."""
     rule = rule_of(season)
     names = season_store.names(season["crew_id"], db)
-    found = events(season, db)
+    found = events(season, db, names)
     lines = standings([event for event, _ in found], rule, names)
     _, last = days_of(season)
     closed = last is not None and last < datetime.date.today()
@@ -127,10 +130,10 @@ def leave_out(season, kind, event_id, reason):
     """Leave one event out of the season (a friendly), with the reason the log and its players see."""
     reason = note_rule.clean(reason)
     problem = note_rule.problem(reason) or (None if reason else "Say why it does not count (a friendly, …).")
-    if problem:
-        raise Refused(problem, 422, "reason")
     with write() as db:
-        event = _event(season, kind, event_id, db)
+        event = _event(season, kind, event_id, db)  # first: a game that is no event is not found, whatever was typed
+        if problem:
+            raise Refused(problem, 422, "reason")
         if event.left_out is not None:
             raise Refused(f"{event.name} is already left out.", 409, "reason")
         season_store.leave_out(db, season["id"], kind, event_id, reason)

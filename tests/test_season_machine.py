@@ -149,8 +149,8 @@ class SeasonMachine(RuleBasedStateMachine):
         shutil.rmtree(self.folder, ignore_errors=True)
 
     def _shown(self, url):
-        cells = texts(self.client.get(url), "#standings tbody td")
-        return [tuple(cells[i:i + 5]) for i in range(0, len(cells), 6)]
+        cells = texts(self.client.get(url), "#standings tbody td")  # place, name, average, events, best
+        return [(cells[i], cells[i + 1], cells[i + 3], cells[i + 2], cells[i + 4]) for i in range(0, len(cells), 6)]
 
     @invariant()
     def the_standings_are_the_references(self):
