@@ -54,7 +54,7 @@ check: $(INSTALLED_TEST)
 # its figures against a floor measured in the same run and a PASS/FAIL line (bench/README.md).
 # `make test` runs each one small (tests/test_bench_smoke.py), so a bench that breaks is noticed.
 BENCHES := tap_cost server_bench page_weight taps restore_bench history_bench ratings_bench hostile_client \
-	draw_contention load_night seating tap_paint
+	draw_contention load_night seating tap_paint season_bench
 bench: $(INSTALLED_TEST) browsers
 	@status=0; for script in $(BENCHES); do echo "== bench/$$script.py"; \
 		$(BIN)/python bench/$$script.py || status=1; echo; done; exit $$status

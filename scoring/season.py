@@ -10,6 +10,7 @@ sharing a place. Everything here is pure: the caller gives the events and the ru
 from __future__ import annotations
 
 import datetime
+from collections import Counter
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Hashable, Mapping, Sequence
@@ -76,8 +77,12 @@ def event_results(places: Mapping[Hashable, int]) -> dict[Hashable, Fraction]:
     others = len(places) - 1
     if others < 1:
         return {player: Fraction(100) for player in places}
-    return {player: Fraction(100) * (sum(1 for p in places.values() if p > place)
-                                     + Fraction(sum(1 for p in places.values() if p == place) - 1, 2)) / others
+    at = Counter(places.values())
+    behind, seen = {}, 0  # how many finished below each place
+    for place in sorted(at, reverse=True):
+        behind[place] = seen
+        seen += at[place]
+    return {player: Fraction(100 * (2 * behind[place] + at[place] - 1), 2 * others)
             for player, place in places.items()}
 
 

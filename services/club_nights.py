@@ -203,22 +203,35 @@ def count_names(names):
 
 # --- The leaderboard ------------------------------------------------------------------------
 
-def _ranked(night, names, db=None):
-    """The engine's ranking of the night from every saved round at any table."""
+def _tables(rows):
+    """A night's results rows as the engine's tables."""
     tables = {}
-    for row in night_store.results(night["id"], db):
+    for row in rows:
         table = tables.setdefault((row["stage"], row["table_no"]), {"players": [], "points": [], "hands": 0})
         table["players"].append(row["player_id"])
         table["points"].append(row["points"])
         table["hands"] = max(table["hands"], row["hands"])
-    scores = [TableScore(tuple(t["players"]), tuple(t["points"]), t["hands"]) for t in tables.values()]
-    return club_night.rank_night(list(names), scores, night["ranking"])
+    return [TableScore(tuple(t["players"]), tuple(t["points"]), t["hands"]) for t in tables.values()]
 
 
-def places(night, db=None):
-    """Each player who played a hand at the night, by id, and their place in its ranking (a
-    season's result of the night)."""
-    return {line.player: line.place for line in _ranked(night, _names(night), db) if line.hands}
+def _ranked(night, names, db=None):
+    """The engine's ranking of the night from every saved round at any table."""
+    return club_night.rank_night(list(names), _tables(night_store.results(night["id"], db)), night["ranking"])
+
+
+def places_of(nights, db=None):
+    """For each night (rows with `id` and `ranking`), its players who played a hand, by id, and
+    their place among them in the night's ranking (a season's result of the night); one read."""
+    rows = {}
+    for row in night_store.results_of_nights([night["id"] for night in nights], db):
+        rows.setdefault(row["night_id"], []).append(row)
+    found = {}
+    for night in nights:
+        tables = _tables(rows.get(night["id"], []))
+        players = list(dict.fromkeys(player for table in tables for player in table.players))
+        lines = club_night.rank_night(players, [t for t in tables if t.hands], night["ranking"])
+        found[night["id"]] = {line.player: line.place for line in lines if line.hands}
+    return found
 
 
 def leaderboard(night, found=None):

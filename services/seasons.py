@@ -76,11 +76,11 @@ def events(season, db=None, names=None):
         players = ", ".join(names.get(p, "?") for p in sorted(game["places"], key=game["places"].get))
         found.append((Event(("game", game["id"]), started.date(), f"Game: {players}", game["places"],
                             left.get(("game", game["id"]), (None,))[0]), game["changed"]))
-    for row in season_store.finished_nights(crew_id, first, last, db):
-        night = night_service.find(crew_id, row["id"])
-        found.append((Event(("night", row["id"]), local_start(row["created"]).date(), night["name"],
-                            night_service.places(night, db), left.get(("night", row["id"]), (None,))[0]),
-                      row["changed"]))
+    nights = season_store.finished_nights(crew_id, first, last, db)
+    places = night_service.places_of(nights, db)
+    for row in nights:
+        found.append((Event(("night", row["id"]), local_start(row["created"]).date(), row["name"],
+                            places[row["id"]], left.get(("night", row["id"]), (None,))[0]), row["changed"]))
     found.sort(key=lambda pair: (pair[0].day, pair[0].key))
     return found
 

@@ -87,6 +87,17 @@ def results(night_id, db=None):
         " seats.seat", [night_id]))
 
 
+def results_of_nights(night_ids, db=None):
+    """`results` of several nights in one read, each row with its night's id."""
+    return list((db or get_db()).query(
+        "SELECT club_night_tables.night_id, club_night_tables.stage, club_night_tables.table_no, seats.player_id,"
+        " coalesce(seat_results.total, 0) AS points, coalesce(seat_results.rounds, 0) AS hands"
+        " FROM club_night_tables JOIN seats ON seats.game_id = club_night_tables.game_id"
+        " LEFT JOIN seat_results ON seat_results.game_id = seats.game_id AND seat_results.seat = seats.seat"
+        f" WHERE club_night_tables.night_id {AMONG} ORDER BY club_night_tables.night_id, club_night_tables.stage,"
+        " club_night_tables.table_no, seats.seat", [listed(night_ids)]))
+
+
 def live_mark_sql(crew):
     """The live mark (`live_mark`) as one scalar subquery, for a statement of its own or another
     read's column (store/links.py, `resolve`, a night's live poll): one `?`, the night's id, and

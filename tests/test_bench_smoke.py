@@ -19,6 +19,7 @@ SMALL = {
     "restore_bench.py": ["--games", "10", "--repeat", "1"],
     "history_bench.py": ["--games", "20", "--repeat", "2"],
     "ratings_bench.py": ["--games", "20", "--repeat", "2"],
+    "season_bench.py": ["--nights", "2", "--players", "8", "--repeat", "5"],
     # Its night's page is read with a pattern: the live mark's shape changed once and it broke.
     "load_night.py": ["--seconds", "2", "--repeats", "1", "--warm-up", "0.5", "--tables", "2"],
 }

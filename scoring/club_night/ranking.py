@@ -48,9 +48,14 @@ def per_hand_text(value: Fraction | None) -> str:
 def placement_points(table: TableScore) -> dict:
     """One point for each tablemate with fewer points this stage and half a point for each with
     the same (3, 2, 1, 0 at a table without ties); nothing before the table saves a hand."""
+    return {player: Fraction(halves, 2) for player, halves in _placement_halves(table).items()}
+
+
+def _placement_halves(table: TableScore) -> dict:
+    """`placement_points` in halves, as whole numbers (a night adds them up many times)."""
     if not table.hands:
         return {}
-    return {player: sum(Fraction(1) if points > other else Fraction(1, 2) if points == other else 0
+    return {player: sum(2 if points > other else 1 if points == other else 0
                         for k, other in enumerate(table.points) if k != seat)
             for seat, (player, points) in enumerate(zip(table.players, table.points))}
 
@@ -65,7 +70,7 @@ def rank_night(players: Sequence[Hashable], tables: Sequence[TableScore], rankin
         raise NightError(f"A night is ranked by {', '.join(RANKINGS)}, not {ranking!r}")
     points = {player: 0 for player in players}
     hands = dict.fromkeys(players, 0)
-    placement = dict.fromkeys(players, Fraction(0))
+    halves = dict.fromkeys(players, 0)
     stages = dict.fromkeys(players, 0)
     for table in tables:
         for player, scored in zip(table.players, table.points):
@@ -74,8 +79,9 @@ def rank_night(players: Sequence[Hashable], tables: Sequence[TableScore], rankin
             points[player] += scored
             hands[player] += table.hands
             stages[player] += 1
-        for player, won in placement_points(table).items():
-            placement[player] += won
+        for player, won in _placement_halves(table).items():
+            halves[player] += won
+    placement = {player: Fraction(n, 2) for player, n in halves.items()}
 
     def key(player):
         per_hand = Fraction(points[player], hands[player]) if hands[player] else None

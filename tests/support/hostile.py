@@ -118,6 +118,8 @@ def _crew_with_game(client, crew_name, names):
     _post_ok(client, second + "/save", {"version": version}, expect=(303,))
     # Round 3 stays open, part entered: rounds 1 (quick) and 2 (exact) are saved.
     _enter_round(client, game_url, ["7H", "8H", "9H", "JH"], [{"A": 2}, {}, {}, {}], save=False)
+    _post_ok(client, crew_url + "seasons", {"name": f"{crew_name} season", "first_day": "2000-01-01", "minimum": "1"},
+             expect=(303,))
     token = crew_url.split("/")[2]
     return token, int(game_url.rsplit("/", 1)[1])
 
@@ -173,7 +175,7 @@ class World:
 
     def ids(self, name):
         """The attacker's and the victim's ids for a URL part named like a table's key."""
-        table = {"game_id": "games", "player_id": "players", "other_id": "players"}.get(name)
+        table = {"game_id": "games", "player_id": "players", "other_id": "players", "season_id": "seasons"}.get(name)
         if table is None:
             return [1, 2, 3], []
         rows = self.query(f"SELECT id, crew_id FROM {table} ORDER BY id")
@@ -193,6 +195,7 @@ class World:
             "rematch_of": "SELECT id FROM games WHERE crew_id = :crew",
             "round_id": "SELECT id FROM rounds WHERE game_id IN (SELECT id FROM games WHERE crew_id = :crew)",
             "player_id": "SELECT id FROM players WHERE crew_id = :crew",
+            "season_id": "SELECT id FROM seasons WHERE crew_id = :crew",
         }
         with closing(sqlite3.connect(self.path)) as conn:
             tables = [name for (name,) in conn.execute(
@@ -227,7 +230,8 @@ def fill(rule, values):
     the caller has no value for: a route added since this test was written)."""
     path = rule.rule
     for name in rule.arguments:
-        path = re.sub(rf"<(?:[^:<>]+:)?{name}>", quote(str(values.get(name, "1")), safe=""), path)
+        default = "game" if name == "kind" else "1"  # a season's event: a game or a night
+        path = re.sub(rf"<(?:[^:<>]+:)?{name}>", quote(str(values.get(name, default)), safe=""), path)
     return path
 
 
