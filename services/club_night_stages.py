@@ -7,6 +7,7 @@ crew's saves behind the server-wide write lock): it reads the night, draws, and 
 short transaction only if what it read is still so; if the night changed meanwhile it draws once
 more from the new night, and after a second change it is refused (409, "draw it again")."""
 import dataclasses
+import json
 
 from scoring import club_night
 from scoring.club_night import NightError
@@ -14,7 +15,8 @@ from store import club_nights as night_store
 from store import games as game_store
 from store import write
 
-from .club_nights import _names, _present, _unfinished, log_has_room
+from . import seasons as season_service
+from .club_nights import _names, _present, _unfinished, log_has_room, ranked_players
 from .club_nights import seating as seating_of
 from .refusals import Refused
 from .games import house_rules
@@ -66,11 +68,33 @@ def _drawing_number(stages):
     return stages[-1]["number"] if stages and stages[-1]["status"] == "planned" else len(stages) + 1
 
 
-def _draw(present, earlier, seed):
+def _draw(found, present, earlier, seeds, shown=None):
+    """A stage's seating and, for a night seated by standing, how its tables were made (JSON):
+    the night's own way (`draw_seating`, or `draw_anew` when drawing `shown` again), or players of
+    similar standing together, by the standings `_standing` picks."""
     try:
-        return club_night.draw_seating(present, earlier, seed=seed)
+        if found["seating"] != "standing":
+            if shown is None:
+                return club_night.draw_seating(present, earlier, seed=seeds[0]), None
+            return club_night.draw_anew(present, earlier, seeds, shown), None
+        order, by = _standing(found, played=bool(earlier))
+        drawn = [club_night.draw_by_standing(present, earlier, order, seed) for seed in seeds[:1 if shown is None else 4]]
+        seating = next((s for s in drawn if shown is None or not club_night.same_seating(s, shown)), drawn[0])
     except NightError as error:
         raise Refused(f"{error}: add players who are here, or mark them back.", field="players") from None
+    at = {player: n for n, player in enumerate(order, start=1)}
+    return seating, json.dumps({"by": by, "tables": [[at.get(p) for p in table] for table in seating.tables]})
+
+
+def _standing(found, played):
+    """Who is best, for seating by standing: before any stage is played, the night's season's
+    standings (ranked players, best first; none without a season); after, tonight's own."""
+    if played:
+        return ranked_players(found), "tonight"
+    season = found["season_id"] and season_service.find(found["crew_id"], found["season_id"])
+    if not season:
+        return [], "season"
+    return [line.player for line in season_service.standings_of(season).lines if line.place is not None], "season"
 
 
 @log_has_room
@@ -79,11 +103,12 @@ def draw_stage(night):
     stage is seeded by the night and the stage's number, so it is reproducible."""
     def plan(found, stages):
         _drawable(found, stages)
-        return _draw(_present(found), [seating_of(stage) for stage in stages], night["seed"] * 1000 + len(stages) + 1)
+        return _draw(found, _present(found), [seating_of(stage) for stage in stages], [night["seed"] * 1000 + len(stages) + 1])
 
-    def write_it(db, found, stages, seating):
+    def write_it(db, found, stages, drawn):
         number = len(stages) + 1
-        night_store.add_stage(db, night["id"], number, seating)
+        seating, made = drawn
+        night_store.add_stage(db, night["id"], number, seating, made)
         _log_drawn(db, night["id"], number, len(seating.players))
         night_store.bump(db, night["id"])
         return number
@@ -103,14 +128,12 @@ def redraw(night, number):
         _open(found)
         stage = _planned_in(stages, number)
         seeds = [((night["seed"] * 1000 + number) * 100_003 + found["version"]) * 7 + k for k in range(4)]
-        try:
-            return club_night.draw_anew(_present(found), [seating_of(s) for s in stages if s["number"] < number],
-                                        seeds, seating_of(stage))
-        except NightError as error:
-            raise Refused(f"{error}: add players who are here, or mark them back.", field="players") from None
+        return _draw(found, _present(found), [seating_of(s) for s in stages if s["number"] < number], seeds,
+                     seating_of(stage))
 
-    def write_it(db, found, stages, seating):
-        night_store.redraw_stage(db, night["id"], number, seating)
+    def write_it(db, found, stages, drawn):
+        seating, made = drawn
+        night_store.redraw_stage(db, night["id"], number, seating, made)
         _log_drawn(db, night["id"], number, len(seating.players))
         night_store.bump(db, night["id"])
         return number

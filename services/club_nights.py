@@ -2,6 +2,7 @@
 its stages (drawn, swapped, started) and its finish are in `club_night_stages`. Every refusal is a
 `Refused` with the sentence to show."""
 import functools
+import json
 import secrets
 from dataclasses import dataclass
 
@@ -9,6 +10,7 @@ from scoring import NAME_MAX, PLAYERS, club_night
 from scoring import names as name_rule
 from scoring.club_night import NightError, Seating, TableScore
 from store import club_nights as night_store
+from store import seasons as season_store
 from store.club_nights import LogFull
 from store.crews import LookAlike
 from store import write
@@ -60,18 +62,23 @@ def clean_names(names):
     return cleaned
 
 
-def create(crew_id, name, names, format, stage_hands, ranking):
-    """A new night with its players; returns its id."""
+def create(crew_id, name, names, format, stage_hands, ranking, seating="mixed", season_id=None):
+    """A new night with its players; returns its id. Seated by standing, its first stage follows
+    the season `season_id` of the crew (none: stage 1 is seated in a drawn order)."""
     names = clean_names(names)
     try:
         club_night.check_format(format, stage_hands if format == "hands" else None, ranking)
         club_night.check_present(names)
     except NightError as error:
         raise Refused(f"{error}.", 422, field="names" if "player" in str(error) else "format") from None
+    if seating not in club_night.SEATINGS:
+        raise Refused("Tables are made mixed or by standing.", 422, field="seating")
+    if season_id is not None and (seating != "standing" or season_store.season(crew_id, season_id) is None):
+        raise Refused("Pick one of the crew's seasons, for a night seated by standing.", 422, field="season")
     try:
         with write() as db:
             return night_store.create(db, crew_id, name, format, stage_hands if format == "hands" else None,
-                                      ranking, secrets.randbelow(2**31), names)
+                                      ranking, secrets.randbelow(2**31), names, seating, season_id)
     except LookAlike as alike:
         raise Refused(alike.sentence(), 422, field="names") from None
 
@@ -217,6 +224,34 @@ def _tables(rows):
 def _ranked(night, names, db=None):
     """The engine's ranking of the night from every saved round at any table."""
     return club_night.rank_night(list(names), _tables(night_store.results(night["id"], db)), night["ranking"])
+
+
+def how_made(night, stage):
+    """For a stage of a night seated by standing, how its tables were made, in words: the
+    standings it followed, and each table's places in them as drawn (None for a mixed night)."""
+    if not stage or not stage.get("made"):
+        return None
+    made = json.loads(stage["made"])
+    season = night["season_id"] and season_store.season(night["crew_id"], night["season_id"])
+    if made["by"] == "tonight":
+        by = f"Tables by standing: tonight’s standings after stage {stage['number'] - 1}."
+    elif season:
+        by = f"Tables by standing: the season {season['name']}’s standings."
+    else:
+        by = "Tables by standing: nobody has a standing yet, so stage 1 is seated in a drawn order."
+    words = {}
+    for table_no, places in enumerate(made["tables"], start=1):
+        ranked = sorted(place for place in places if place is not None)
+        unranked = len(places) - len(ranked)
+        said = ([f"places {ranked[0]}–{ranked[-1]}" if len(ranked) > 1 else f"place {ranked[0]}"] if ranked else [])
+        said += [f"{unranked} not ranked yet"] if unranked else []
+        words[table_no] = " and ".join(said)
+    return {"by": by, "tables": words}
+
+
+def ranked_players(night):
+    """The night's players, best first in its ranking as it stands."""
+    return [line.player for line in _ranked(night, _names(night))]
 
 
 def places_of(nights, db=None):

@@ -4,16 +4,18 @@ A night is accepted only as live entry could have left it: each stage seated as 
 (full tables of four numbered from 1, only the left-over players sitting out), only the last stage
 still planned (and naming no game), a started stage's tables each naming a game that seats the
 players placed there, and a stage drawn only once the stage before it was over."""
+import json
+
 from scoring import PLAYERS, club_night
 from scoring import names as name_rule
 
 from .club_nights import ids
 from .export_format import RestoreError
 
-def stage(conn, nights, game_ids, player_ids, games=None):
+def stage(conn, nights, game_ids, player_ids, games=None, seasons=0):
     """Check the nights against the file's players and games and write them into the staging file
     (`game_ids`: game number -> staged id; `player_ids`: name key -> staged id; `games`: game
-    number -> the checked game, its seats and status)."""
+    number -> the checked game, its seats and status; `seasons`: how many seasons the file holds)."""
     games = games or {}
     used_games = set()
     for night_id, night in enumerate(nights, start=1):
@@ -30,9 +32,12 @@ def stage(conn, nights, game_ids, player_ids, games=None):
             _need(key in player_ids, f"{where} lists a player the file does not.")
             _need(key not in players, f"{where} lists {player['name']} twice.")
             players[key] = player_ids[key]
-        conn.execute("INSERT INTO nights VALUES (?, ?, ?, ?, ?, ?, ?)",
+        seating = night.get("seating", "mixed")
+        _need(seating == "standing" or "season" not in night, f"{where} names a season but is not seated by standing.")
+        _need(night.get("season", 1) <= seasons or "season" not in night, f"{where} names a season the file does not hold.")
+        conn.execute("INSERT INTO nights VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                      [night_id, night["name"], night["created"], night["format"], night["stage_hands"],
-                      night["ranking"], night["seed"]])
+                      night["ranking"], night["seed"], seating, night.get("season")])
         conn.executemany("INSERT INTO night_players VALUES (?, ?, ?, ?)",
                          [(night_id, players[name_rule.key(p["name"])], int(p["here"]), p["joined"])
                           for p in night["players"]])
@@ -45,6 +50,8 @@ def stage(conn, nights, game_ids, player_ids, games=None):
             planned = entry["status"] == "planned"
             _need(not planned or number == len(night["stages"]), f"{here} was never started, yet a stage follows it.")
             _need(planned == (entry["started"] is None), f"{here} has no proper started.")
+            _need(seating == "standing" or "made" not in entry, f"{here} says its tables were made by standing, "
+                  "but the night mixes its tables.")
             seated = _stage_places(conn, night_id, entry, players, here)
             _need(not planned or not entry["tables"], f"{here} is only drawn, yet names a table's game.")
             _need(planned or sorted(table["table"] for table in entry["tables"]) == sorted(seated),
@@ -67,8 +74,10 @@ def stage(conn, nights, game_ids, player_ids, games=None):
 
 def _stage_places(conn, night_id, entry, players, where):
     """Stage the places after checking them; returns each table's players (name keys) by number."""
-    conn.execute("INSERT INTO night_stages VALUES (?, ?, ?, ?, ?)",
-                 [night_id, entry["number"], entry["status"], entry["drawn"], entry["started"]])
+    made = entry.get("made")
+    conn.execute("INSERT INTO night_stages VALUES (?, ?, ?, ?, ?, ?)",
+                 [night_id, entry["number"], entry["status"], entry["drawn"], entry["started"],
+                  None if made is None else json.dumps(made)])
     seen, seats, tables, out = set(), set(), {}, []
     for place in entry["places"]:
         key = name_rule.key(place["player"])
@@ -84,6 +93,7 @@ def _stage_places(conn, night_id, entry, players, where):
         conn.execute("INSERT INTO night_places VALUES (?, ?, ?, ?, ?)",
                      [night_id, entry["number"], players[key], place["table"], place["seat"]])
     _need(sorted(tables) == list(range(1, len(tables) + 1)), f"{where}: its tables are not numbered 1, 2, 3 …")
+    _need(made is None or len(made["tables"]) == len(tables), f"{where} says how more or fewer tables were made than it has.")
     seating = club_night.Seating(tuple(tuple(tables[n].get(seat) for seat in range(PLAYERS))
                                        for n in sorted(tables)), tuple(out))
     try:

@@ -11,8 +11,11 @@ from .lists import AMONG, listed
 
 
 def export(db, crew_id, numbers):
-    """The crew's club nights as plain values; `numbers`: game id -> its number in the file."""
+    """The crew's club nights as plain values; `numbers`: game id -> its number in the file. A night
+    seated by standing names its season by its place in the file's seasons (counting from 1)."""
     nights = list(db.query("SELECT * FROM club_nights WHERE crew_id = ? ORDER BY created, id", [crew_id]))
+    seasons = {row[0]: n for n, row in enumerate(db.execute(
+        "SELECT id FROM seasons WHERE crew_id = ? ORDER BY id", [crew_id]).fetchall(), start=1)}
     names = {row["id"]: row["name"] for row in db.query("SELECT id, name FROM players WHERE crew_id = ?", [crew_id])}
     found = []
     for night in nights:
@@ -24,12 +27,14 @@ def export(db, crew_id, numbers):
         found.append({
             "name": night["name"], "created": night["created"], "format": night["format"],
             "stage_hands": night["stage_hands"], "ranking": night["ranking"], "seed": night["seed"],
+            **({"seating": night["seating"]} if night["seating"] != "mixed" else {}),
+            **({"season": seasons[night["season_id"]]} if night["season_id"] is not None else {}),
             "players": [{"name": names[row["player_id"]], "here": bool(row["here"]), "joined": row["joined"]}
                         for row in db.query("SELECT * FROM club_night_players WHERE night_id = ?"
                                             " ORDER BY joined, player_id", key)],
             "stages": [{
                 "number": stage["number"], "status": stage["status"], "drawn": stage["drawn"],
-                "started": stage["started"],
+                "started": stage["started"], **({"made": json.loads(stage["made"])} if stage["made"] else {}),
                 "places": [{"player": names[p["player_id"]], "table": p["table_no"], "seat": p["seat"]}
                            for p in places if p["stage"] == stage["number"]],
                 "tables": [{"table": t["table_no"], "game": numbers[t["game_id"]]}
@@ -54,9 +59,9 @@ def _change_out(row, names):
 # --- Checked and staged (in the restore's child process) -------------------------------------
 
 STAGING = """
-CREATE TABLE nights (id INTEGER PRIMARY KEY, name, created, format, stage_hands, ranking, seed);
+CREATE TABLE nights (id INTEGER PRIMARY KEY, name, created, format, stage_hands, ranking, seed, seating, season);
 CREATE TABLE night_players (night_id, player_id, here, joined);
-CREATE TABLE night_stages (night_id, number, status, drawn, started);
+CREATE TABLE night_stages (night_id, number, status, drawn, started, made);
 CREATE TABLE night_places (night_id, stage, player_id, table_no, seat);
 CREATE TABLE night_tables (night_id, stage, table_no, game_id);
 CREATE TABLE night_changes (night_id, at, action, detail, stage, players, count, times);
@@ -70,14 +75,14 @@ COPY = [
     "DELETE FROM temp.restore_nights",
     "INSERT INTO temp.restore_nights SELECT id, id + (SELECT coalesce(max(id), 0) FROM main.club_nights)"
     " FROM staged.nights",
-    "INSERT INTO main.club_nights (id, crew_id, name, created, format, stage_hands, ranking, seed)"
-    " SELECT m.stored, :crew, n.name, n.created, n.format, n.stage_hands, n.ranking, n.seed"
+    "INSERT INTO main.club_nights (id, crew_id, name, created, format, stage_hands, ranking, seed, seating)"
+    " SELECT m.stored, :crew, n.name, n.created, n.format, n.stage_hands, n.ranking, n.seed, n.seating"
     " FROM staged.nights AS n JOIN temp.restore_nights AS m ON m.staged = n.id ORDER BY n.id",
     "INSERT INTO main.club_night_players (night_id, player_id, here, joined)"
     " SELECT m.stored, p.stored, x.here, x.joined FROM staged.night_players AS x"
     " JOIN temp.restore_nights AS m ON m.staged = x.night_id JOIN temp.restore_players AS p ON p.staged = x.player_id",
-    "INSERT INTO main.club_night_stages (night_id, number, status, drawn, started)"
-    " SELECT m.stored, x.number, x.status, x.drawn, x.started FROM staged.night_stages AS x"
+    "INSERT INTO main.club_night_stages (night_id, number, status, drawn, started, made)"
+    " SELECT m.stored, x.number, x.status, x.drawn, x.started, x.made FROM staged.night_stages AS x"
     " JOIN temp.restore_nights AS m ON m.staged = x.night_id",
     "INSERT INTO main.club_night_places (night_id, stage, player_id, table_no, seat)"
     " SELECT m.stored, x.stage, p.stored, x.table_no, x.seat FROM staged.night_places AS x"

@@ -11,11 +11,12 @@ from .lists import AMONG, listed
 from scoring import club_night
 
 
-def create(db, crew_id, name, format, stage_hands, ranking, seed, names):
+def create(db, crew_id, name, format, stage_hands, ranking, seed, names, seating="mixed", season_id=None):
     """Store a night and its players (new names join the crew) in db's transaction; returns its id."""
     night_id = db.execute(
-        "INSERT INTO club_nights (crew_id, name, created, format, stage_hands, ranking, seed)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?)", [crew_id, name, now(), format, stage_hands, ranking, seed],
+        "INSERT INTO club_nights (crew_id, name, created, format, stage_hands, ranking, seed, seating, season_id)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", [crew_id, name, now(), format, stage_hands, ranking, seed, seating,
+                                               season_id],
     ).lastrowid
     player_ids = player_ids_for_names(db, crew_id, names)
     for player_id in player_ids:
@@ -269,16 +270,18 @@ def set_here(db, night_id, player_id, here):
                       [int(here), night_id, player_id]).rowcount
 
 
-def add_stage(db, night_id, number, seating):
-    """Store a drawn stage: every player's table and seat, or sitting out (table and seat NULL)."""
-    db.execute("INSERT INTO club_night_stages (night_id, number, status, drawn) VALUES (?, ?, 'planned', ?)",
-               [night_id, number, now()])
+def add_stage(db, night_id, number, seating, made=None):
+    """Store a drawn stage: every player's table and seat, or sitting out (table and seat NULL),
+    and how its tables were made (a night seated by standing)."""
+    db.execute("INSERT INTO club_night_stages (night_id, number, status, drawn, made) VALUES (?, ?, 'planned', ?, ?)",
+               [night_id, number, now(), made])
     put_places(db, night_id, number, seating)
 
 
-def redraw_stage(db, night_id, number, seating):
+def redraw_stage(db, night_id, number, seating, made=None):
     """A planned stage drawn again: its places replaced, its time of drawing now."""
-    db.execute("UPDATE club_night_stages SET drawn = ? WHERE night_id = ? AND number = ?", [now(), night_id, number])
+    db.execute("UPDATE club_night_stages SET drawn = ?, made = ? WHERE night_id = ? AND number = ?",
+               [now(), made, night_id, number])
     put_places(db, night_id, number, seating)
 
 

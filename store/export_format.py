@@ -187,12 +187,22 @@ class NightTable(TypedDict):
     game: Annotated[int, Field(ge=1, le=GAMES_MAX)]
 
 
+class StageMade(TypedDict):
+    __pydantic_config__ = _STRICT
+    by: Literal["season", "tonight"]
+    tables: Annotated[list[Annotated[list[Optional[Annotated[int, Field(ge=1, le=SEASON_PLAYERS_MAX)]]],
+                                     Field(min_length=PLAYERS, max_length=PLAYERS)]],
+                      Field(max_length=club_night.MAX_PLAYERS // PLAYERS)]
+
+
 class NightStage(TypedDict):
     __pydantic_config__ = _STRICT
     number: Annotated[int, Field(ge=1, le=club_night.MAX_STAGES)]
     status: Literal["planned", "playing"]
     drawn: Stamp
     started: Optional[Stamp]
+    # How a night seated by standing made the stage's tables: which standings, each table's places.
+    made: NotRequired[StageMade]
     places: Annotated[list[NightPlace], Field(max_length=club_night.MAX_PLAYERS)]
     tables: Annotated[list[NightTable], Field(max_length=club_night.MAX_PLAYERS // PLAYERS)]
 
@@ -218,6 +228,8 @@ class ClubNight(TypedDict):
     stage_hands: Optional[Annotated[int, Field(ge=1, le=club_night.MAX_STAGE_HANDS)]]
     ranking: Text
     seed: Annotated[int, Field(ge=0, le=2**31)]
+    seating: NotRequired[Literal[club_night.SEATINGS]]  # "mixed" when left out (files from before m0023)
+    season: NotRequired[Annotated[int, Field(ge=1, le=MAX_SEASONS)]]  # its place in the file's seasons
     players: Annotated[list[NightPlayer], Field(max_length=club_night.MAX_PLAYERS)]
     stages: Annotated[list[NightStage], Field(max_length=club_night.MAX_STAGES)]
     changes: Annotated[list[NightChange], Field(max_length=NIGHT_CHANGES_MAX)]

@@ -328,7 +328,7 @@ def _stage(raw, staged, per_write, say):
 
 def _stage_nights(conn, crew, game_ids, player_ids, by_number):
     conn.execute("BEGIN")
-    club_night_restore.stage(conn, crew["club_nights"], game_ids, player_ids, by_number)
+    club_night_restore.stage(conn, crew["club_nights"], game_ids, player_ids, by_number, len(crew["seasons"]))
     season_restore.stage(conn, crew["seasons"], game_ids, len(crew["club_nights"]))
     conn.execute("COMMIT")
 

@@ -50,6 +50,10 @@ COPY = [
     " JOIN temp.restore_seasons AS m ON m.staged = x.season_id"
     " LEFT JOIN temp.restore_games AS g ON g.staged = x.game_id"
     " LEFT JOIN temp.restore_nights AS n ON n.staged = x.night_id ORDER BY x.rowid",
+    # A night seated by standing names its season: set once both are in.
+    "UPDATE main.club_nights SET season_id = (SELECT s.stored FROM staged.nights AS n"
+    " JOIN temp.restore_nights AS m ON m.staged = n.id JOIN temp.restore_seasons AS s ON s.staged = n.season"
+    " WHERE m.stored = main.club_nights.id) WHERE id IN (SELECT stored FROM temp.restore_nights)",
     "INSERT INTO main.season_changes (season_id, at, action, detail, before, after)"
     " SELECT m.stored, x.at, x.action, x.detail, x.before, x.after FROM staged.season_changes AS x"
     " JOIN temp.restore_seasons AS m ON m.staged = x.season_id ORDER BY x.rowid",
@@ -59,6 +63,7 @@ COPY = [
 def remove(db, crew_id):
     """Delete a crew's seasons (a restore cut off part way), inside the caller's transaction."""
     seasons = f"SELECT id FROM seasons WHERE crew_id = {int(crew_id)}"
+    db.execute(f"UPDATE club_nights SET season_id = NULL WHERE crew_id = {int(crew_id)}")
     for table in ("season_changes", "season_left_out"):
         db.execute(f"DELETE FROM {table} WHERE season_id IN ({seasons})")
     db.execute("DELETE FROM seasons WHERE crew_id = ?", [crew_id])

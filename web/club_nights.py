@@ -14,6 +14,7 @@ from services import club_nights as night_service
 from services import crews as crew_service
 from services import door as door_service
 from services import links as link_service
+from services import seasons as season_service
 from services.refusals import Refused
 
 from . import night_follow as follow
@@ -49,6 +50,9 @@ class NightForm(FlaskForm):
     # hands, and a total would put them behind; with none it ranks as the total does.
     ranking = RadioField("Rank the night by", default="per-hand", choices=[
         SelectChoice(key, label) for key, label in club_night.RANKING_NAMES.items()])
+    seating = RadioField("Make the tables", default="mixed", choices=[
+        SelectChoice(key, label) for key, label in club_night.SEATING_NAMES.items()])
+    season = SelectField("Stage 1 by the standings of the season", coerce=int, validate_choice=False)  # the crew's
 
     def validate(self, extra_validators=None):
         ok = super().validate(extra_validators)
@@ -97,6 +101,7 @@ def night_page(token, night_id, status=200, block=None, forms=None, mark=None):
     return render(
         "club_nights/show.html", block, status=status, crew=crew, night=night, stages=stages,
         current=current, plan=night_service.seating(current) if current else None, names=names, board=board,
+        made=night_service.how_made(night, current),
         qr={} if block == "live" and wants_fragment() else _table_codes(crew, current),  # stand-ins: show.html
         board_url=None if block else big_screen_url(crew, night_id),
         player_form=forms.get("player") or PlayerForm(formdata=None),
@@ -177,6 +182,7 @@ def night_new(token):
 
 
 def _new_page(crew, form, error=None, status=200, block=None):
+    form.season.choices = [(season["id"], season["name"]) for season in season_service.seasons(crew["id"])]
     return render("club_nights/new.html", block or ("night_form" if status != 200 else None), status=status, crew=crew,
                   form=form, error=error, players=crew_service.players(crew["id"]), names_max=NAMES_MAX,
                   stage_hands_max=club_night.MAX_STAGE_HANDS, name_max=NAME_MAX,
@@ -199,8 +205,10 @@ def night_create(token):
     error = None
     if form.validate_on_submit():
         try:
+            by_standing = form.seating.data == "standing"
             night_id = night_service.create(crew["id"], form.name.data, form.name_list(), form.format.data,
-                                            form.stage_hands.data, form.ranking.data)
+                                            form.stage_hands.data, form.ranking.data, form.seating.data,
+                                            form.season.data if by_standing and form.season.raw_data else None)
         except Refused as refusal:
             error = refusal
         else:

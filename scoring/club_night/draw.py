@@ -44,6 +44,28 @@ def draw_seating(present: Sequence[Hashable], earlier: Sequence[Seating] = (), s
     return Seating(tables=seated, sitting_out=tuple(p for p in order if p in sitting_out))
 
 
+def draw_by_standing(present: Sequence[Hashable], earlier: Sequence[Seating], standing: Sequence[Hashable],
+                     seed: int = 0) -> Seating:
+    """Seat players of similar standing together (a Swiss draw). Sitting out is decided as in
+    `draw_seating` (those who have played most sit out; among them, a seeded pick), so it still
+    rotates fairly; then the players left, in the order of `standing` (best first; anyone it does
+    not rank after them, in a seeded order), four at a time: table 1 holds the best four, table 2
+    the next four, and so on. Seat order at each table as `draw_seating` makes it. The same
+    players, stages, standing and seed always give the same seating."""
+    check_present(present)
+    record = Record.of(earlier)
+    rng = random.Random(seed)
+    order = list(present)
+    rng.shuffle(order)
+    rank = {player: n for n, player in enumerate(standing)}
+    order.sort(key=lambda player: rank.get(player, len(rank)))  # stable: the unranked keep the seeded order
+    sitting_out = rng.choice(_sit_out_choices(order, record))
+    playing = [player for player in order if player not in sitting_out]
+    tables = [playing[n:n + PLAYERS] for n in range(0, len(playing), PLAYERS)]
+    return Seating(tables=tuple(_seat_order(table, record) for table in tables),
+                   sitting_out=tuple(player for player in order if player in sitting_out))
+
+
 def same_seating(a: Seating, b: Seating) -> bool:
     """Whether two seatings put everyone in the same place: the same tables, each in the same seat
     order from the same first dealer, and the same players sitting out (table numbers aside)."""

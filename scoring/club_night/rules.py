@@ -27,6 +27,14 @@ RANKING_NAMES = {
     "per-hand": "Points per hand played",
     "placement": "Placement points per stage",
 }
+# How a night makes its tables: "mixed", new tablemates each stage (draw_seating), or "standing",
+# players of similar standing together (draw_by_standing): the first stage by a season's
+# standings, later ones by the night's own so far (Swiss).
+SEATINGS = ("mixed", "standing")
+SEATING_NAMES = {
+    "mixed": "Mixed: new tablemates each stage",
+    "standing": "By standing: the season’s for stage 1, tonight’s after",
+}
 # Up to this many seatings are tried one by one for a stage; past it, a local search.
 EXHAUSTIVE_LIMIT = 20_000
 RESTARTS = 4

@@ -148,3 +148,41 @@ def test_a_season_of_two_hundred_on_a_projector_pages_through_everyone(browser, 
         assert count * PAGE_MS / 1000 <= 120, f"one round of the pages takes {count * PAGE_MS / 1000:.0f} s"
         assert errors == []
         close_phone(context)
+
+
+def test_a_night_seated_by_the_seasons_standing_is_chosen_on_the_new_night_form(browser, tmp_path):
+    """The organiser taps the crew's players, picks "By standing" and the season, starts the night
+    and draws stage 1: the page says the tables follow the season, table by table."""
+    app = make_app(tmp_path / "orchard.db")
+    client = app.test_client()
+    table = Table(client)
+    crew = table.start_crew("Club")
+    nine = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy"]
+    _games(app, client, table, [(nine[:4], (0, 1, 2, 3)), (nine[4:8], (0, 1, 2, 3))])
+    assert client.post(crew + "seasons", data={"name": LONG, "first_day": "2000-01-01", "minimum": "1"}).status_code == 303
+    with in_a_thread(app) as base:
+        context = new_phone(browser)
+        page, errors = watched_page(context)
+        page.goto(base + crew)
+        page.get_by_role("link", name="Club night: more than four players").tap()
+        page.get_by_role("link", name="New club night").tap()
+        for name in nine[:8]:
+            page.locator("label.pick", has_text=re.compile(rf"^{name}$")).tap()
+        page.locator("#names").fill("Ivy")
+        by_standing = page.get_by_label("By standing: the season’s for stage 1, tonight’s after")
+        by_standing.scroll_into_view_if_needed()
+        by_standing.tap()
+        expect(by_standing).to_be_checked()
+        expect(page.locator("#season")).to_have_value("1")
+        assert_fits_phone(page)
+        shoot(page, "night-by-standing-form")
+        page.get_by_role("button", name="Start the night").tap()
+        page.wait_for_url(re.compile(r"/club-nights/\d+$"))
+        page.get_by_role("button", name="Draw stage 1").tap()
+        expect(page.locator("#made")).to_have_text(f"Tables by standing: the season {LONG}’s standings.")
+        expect(page.locator(".table-made")).to_have_count(2)
+        expect(page.locator(".table-made").nth(1)).to_contain_text("not ranked yet")
+        assert_fits_phone(page)
+        shoot(page, "night-by-standing-drawn")
+        assert errors == []
+        close_phone(context)

@@ -15,9 +15,9 @@ NINE = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy"]
 HANDS = [("AS", {"A": 2}, 40), ("KS", {"K": 1}, 10), ("9S", {"9": 1}, 5), ("2S", {}, 0)]
 
 
-def new_night(client, crew, names=NINE, stage_hands="2", ranking="total", format="hands"):
-    return client.post(crew + "club-nights", data={"name": "Friday club", "names": "\n".join(names),
-                                                  "format": format, "stage_hands": stage_hands, "ranking": ranking})
+def new_night(client, crew, names=NINE, stage_hands="2", ranking="total", format="hands", seating="mixed"):
+    return client.post(crew + "club-nights", data={"name": "Friday club", "names": "\n".join(names), "format": format,
+                                                  "stage_hands": stage_hands, "ranking": ranking, "seating": seating})
 
 
 @pytest.fixture
