@@ -94,9 +94,10 @@ def build_crew(db, name, games, rng, pool, start):
             if result.over or len(rounds) >= 80:
                 break
         game_id = db.execute(
-            "INSERT INTO games (crew_id, created, finished, goal, first_dealer, status)"
+            "INSERT INTO games (crew_id, created, finished, rules, first_dealer, status)"
             " VALUES (?, ?, ?, ?, ?, ?)",
-            [crew_id, stamp, stamp, goal, first_dealer, "finished" if result.over else "playing"],
+            [crew_id, stamp, stamp, json.dumps(HouseRules(goal=goal).as_json()), first_dealer,
+             "finished" if result.over else "playing"],
         ).lastrowid
         game_ids.append(game_id)
         for seat, player_id in enumerate(rng.sample(ids, 4)):

@@ -180,4 +180,4 @@ def test_a_season_machine_short_run():
 
 @pytest.mark.fuzz
 def test_a_season_machine_long_run():
-    _run(examples=25, steps=30)
+    _run(examples=12, steps=25)
