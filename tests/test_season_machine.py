@@ -175,7 +175,7 @@ def _run(examples, steps):
 
 
 def test_a_season_machine_short_run():
-    _run(examples=6, steps=12)
+    _run(examples=4, steps=10)
 
 
 @pytest.mark.fuzz
