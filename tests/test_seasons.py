@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from store import connect
 from scoring.season import Event, SeasonError, SeasonRule, event_results, percent, standings
-from support.club_nights import NINE, night, night_of, play_round  # noqa: F401
+from support.club_nights import night, night_of, play_round  # noqa: F401 (night: a fixture)
 from support.exports import export_of, restore
 from support.html_text import element_text, select, text, texts
 
