@@ -1,6 +1,7 @@
 """Seasons: opening one, its standings (the engine's, from the crew's finished games and club
 nights between its days, worked out on every read), its rule changed (logged with the standings
 before and after), and an event left out by hand or counted again (logged with its reason)."""
+import dataclasses
 import datetime
 from dataclasses import dataclass
 
@@ -114,7 +115,8 @@ def set_rule(season, rule):
         if rule == before.rule:
             return
         season_store.set_rule(db, season["id"], rule.best, rule.minimum)
-        after = standings_of({**season, "best": rule.best, "minimum": rule.minimum}, db)
+        # The same events under the new rule: nothing is read twice.
+        after = dataclasses.replace(before, rule=rule, lines=standings(before.events, rule, before.names))
         season_store.log(db, season["id"], "rule", f"{before.rule.sentence()} → {rule.sentence()}",
                          summary(before), summary(after))
 
