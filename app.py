@@ -167,10 +167,14 @@ def create_app(test_config=None):
 
     @app.errorhandler(CSRFError)
     def csrf_expired(error):
-        """A stale or missing token: a friendly page that offers a reload, never a bare 400."""
+        """A stale or missing token: a friendly page that offers a reload, never a bare 400. It says
+        why by Flask-WTF's reason: only an expired token was "open for a long time"."""
         back = security.same_origin_path(
             request.headers.get("HX-Current-URL") or request.referrer, url_for("crews.home"))
-        return render_error("errors/expired.html", 400, back=back)
+        why = ("expired" if "expired" in error.description
+               else "no-cookie" if "session token is missing" in error.description else "mismatch")
+        app.logger.info("Form refused by its security token: %s", error.description)
+        return render_error("errors/expired.html", 400, back=back, why=why)
 
     @app.errorhandler(sqlite3.OperationalError)
     def storage_fault(error):

@@ -50,4 +50,5 @@ def games_version(crew_id):
 
 def home(crew_id):
     """What the crew's page lists."""
-    return CrewHome(game_store.games(crew_id), game_store.games_version(crew_id), crew_store.players(crew_id))
+    version = game_store.games_version(crew_id)  # before the list: a game started between the reads is fetched by the next poll
+    return CrewHome(game_store.games(crew_id), version, crew_store.players(crew_id))

@@ -37,10 +37,14 @@ def _hands(db, round_id, round_mode):
 
 
 # A round revision, and whether it corrects a saved one, in one statement.
+# A round comes with its game's live version, read in the same statement, before its hands: a
+# page drawn from it carries a version no newer than what it shows, so a tap made on another phone
+# while it was read is fetched by the page's next poll, never hidden behind a version that has it.
 ROUND_SELECT = (
     "SELECT rounds.*, rounds.status = 'entering' AND EXISTS (SELECT 1 FROM rounds AS saved"
     " WHERE saved.game_id = rounds.game_id AND saved.number = rounds.number"
-    " AND saved.status = 'scored') AS is_correction FROM rounds"
+    " AND saved.status = 'scored') AS is_correction,"
+    " (SELECT version FROM games WHERE games.id = rounds.game_id) AS live_version FROM rounds"
 )
 
 

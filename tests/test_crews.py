@@ -119,6 +119,26 @@ def test_a_page_left_open_all_night_can_still_save(tmp_path, monkeypatch, hours,
     assert response.status_code == status
     if status == 400:
         assert "Reload to continue" in text_of(response)
+        assert "It was open for a long time, so its security token has expired." in text_of(response)
+
+
+def test_a_form_refused_for_its_token_says_why_and_never_blames_time_it_was_not_open(tmp_path):
+    """A form sent without the browser's cookie, or with another session's token, is refused, and
+    the page says so; "open for a long time" is said only of a token that did expire."""
+    from app import create_app
+
+    app = create_app({"DATABASE": str(tmp_path / "c.db"), "SECRET_KEY": "k", "TESTING": True})
+    first, second = app.test_client(), app.test_client()
+    token = csrf_token(first.get("/"))
+    first.delete_cookie("session")
+    no_cookie = text_of(first.post("/crews", data={"name": "Crew", "csrf_token": token}))
+    assert "This browser did not send Orchard’s cookie with the form" in no_cookie
+    second.get("/")  # a session of its own, with its own token
+    other = second.post("/crews", data={"name": "Crew", "csrf_token": token})
+    assert other.status_code == 400
+    assert "Its security token no longer matches this browser’s" in text_of(other)
+    for page in (no_cookie, text_of(other)):
+        assert "open for a long time" not in page and "Reload to continue" in page
 
 
 def test_rotating_the_link_retires_the_old_one_at_once(client, table):

@@ -16,6 +16,7 @@ import pytest
 from selenium import webdriver
 from selenium.common.exceptions import NoAlertPresentException
 from selenium.webdriver.firefox.service import Service as FirefoxService
+from selenium.webdriver.support.ui import WebDriverWait
 from selenium.webdriver.webkitgtk.service import Service as WebKitService
 
 from app import create_app
@@ -220,6 +221,9 @@ def fresh_phone(request, drivers, engine, n, base):
     driver = drivers.get(engine, n)
     driver.get(base + "/offline")
     driver.delete_all_cookies()
+    # WebKit may finish the deletion after the call returns: the first form of the test could then
+    # lose the cookie its page was given (refused as "did not send Orchard's cookie").
+    WebDriverWait(driver, 10, poll_frequency=0.05).until(lambda d: not d.get_cookies())
     driver.execute_script("localStorage.clear(); sessionStorage.clear();")
     log = drivers.log_paths[(engine, n)]
     logged = log.stat().st_size
