@@ -24,7 +24,7 @@ from scoring.cards import a_rank
 from services import health
 from web.colours import game_colours
 from web import (access, assets, club_nights, crews, door, games, history, rounds, seasons, seat_repair, security,
-                 static_files, tools)
+                 stage_clock, static_files, tools)
 from web.render import render_error
 from web.club_night_changes import night_change_words
 from web.round_changes import change_words
@@ -162,7 +162,7 @@ def create_app(test_config=None):
     # Ids in URLs fit SQLite's integers: a longer number is simply not found.
     app.url_map.converters["int"] = BoundedInt
     for blueprint in (static_files.bp, crews.bp, games.bp, rounds.bp, tools.bp, history.bp, club_nights.bp,
-                      door.bp, seasons.bp, seat_repair.bp):
+                      door.bp, seasons.bp, seat_repair.bp, stage_clock.bp):
         app.register_blueprint(blueprint)
 
     @app.errorhandler(CSRFError)

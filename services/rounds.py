@@ -16,7 +16,7 @@ from store import write
 from scoring.entries import engine_hand, hand_score, round_left_out, round_problems
 
 from .games import dealer_for, game_standing, house_rules, refuse_if_final
-from . import corrections
+from . import corrections, stage_clock
 from .refusals import NotOpen, Refused
 from .remaining import REST_WAITS, owners_of, remaining_cards, rest_refusal
 
@@ -330,8 +330,10 @@ def _save_if_complete(db, game, entry, by, singles=None, singles_confirmed=False
 
 
 def _update_result(db, game):
-    """Recompute the game's verdict inside the same transaction as the change that moves it."""
+    """Recompute the game's verdict inside the same transaction as the change that moves it (a
+    club night's stage whose clock has run out ends the game with the hands played)."""
     saved = round_store.scored(game["id"], db)
+    game = stage_clock.close_if_time_is_up(db, game, len(saved)) or game
     try:
         result = game_standing(game, saved).result
     except GameError as error:  # a correction that ends the game before rounds saved after it
@@ -349,6 +351,9 @@ def start_next(game, viewer):
         if standing.next_number > ROUNDS_MAX:
             raise Refused(f"A game may have {ROUNDS_MAX:,} rounds at most: start a new game.")
         if round_store.open_number(db, game["id"], standing.next_number) is None:
+            if stage_clock.close_if_time_is_up(db, game, standing.next_number - 1, round_open=False):
+                _update_result(db, game)  # the stage's clock has run out: the game ends with these hands
+                return None
             round_store.start(db, game["id"], standing.next_number, standing.next_dealer,
                               modes=round_store.last_modes(db, game["id"]), by=viewer.label(game["names"]))
     return standing.next_number

@@ -75,9 +75,9 @@ def stage(conn, nights, game_ids, player_ids, games=None, seasons=0):
 def _stage_places(conn, night_id, entry, players, where):
     """Stage the places after checking them; returns each table's players (name keys) by number."""
     made = entry.get("made")
-    conn.execute("INSERT INTO night_stages VALUES (?, ?, ?, ?, ?, ?)",
+    conn.execute("INSERT INTO night_stages VALUES (?, ?, ?, ?, ?, ?, ?)",
                  [night_id, entry["number"], entry["status"], entry["drawn"], entry["started"],
-                  None if made is None else json.dumps(made)])
+                  None if made is None else json.dumps(made), entry.get("ends_at")])
     seen, seats, tables, out = set(), set(), {}, []
     for place in entry["places"]:
         key = name_rule.key(place["player"])

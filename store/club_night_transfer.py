@@ -35,6 +35,7 @@ def export(db, crew_id, numbers):
             "stages": [{
                 "number": stage["number"], "status": stage["status"], "drawn": stage["drawn"],
                 "started": stage["started"], **({"made": json.loads(stage["made"])} if stage["made"] else {}),
+                **({"ends_at": stage["ends_at"]} if stage["ends_at"] else {}),
                 "places": [{"player": names[p["player_id"]], "table": p["table_no"], "seat": p["seat"]}
                            for p in places if p["stage"] == stage["number"]],
                 "tables": [{"table": t["table_no"], "game": numbers[t["game_id"]]}
@@ -61,7 +62,7 @@ def _change_out(row, names):
 STAGING = """
 CREATE TABLE nights (id INTEGER PRIMARY KEY, name, created, format, stage_hands, ranking, seed, seating, season);
 CREATE TABLE night_players (night_id, player_id, here, joined);
-CREATE TABLE night_stages (night_id, number, status, drawn, started, made);
+CREATE TABLE night_stages (night_id, number, status, drawn, started, made, ends_at);
 CREATE TABLE night_places (night_id, stage, player_id, table_no, seat);
 CREATE TABLE night_tables (night_id, stage, table_no, game_id);
 CREATE TABLE night_changes (night_id, at, action, detail, stage, players, count, times);
@@ -81,8 +82,8 @@ COPY = [
     "INSERT INTO main.club_night_players (night_id, player_id, here, joined)"
     " SELECT m.stored, p.stored, x.here, x.joined FROM staged.night_players AS x"
     " JOIN temp.restore_nights AS m ON m.staged = x.night_id JOIN temp.restore_players AS p ON p.staged = x.player_id",
-    "INSERT INTO main.club_night_stages (night_id, number, status, drawn, started, made)"
-    " SELECT m.stored, x.number, x.status, x.drawn, x.started, x.made FROM staged.night_stages AS x"
+    "INSERT INTO main.club_night_stages (night_id, number, status, drawn, started, made, ends_at)"
+    " SELECT m.stored, x.number, x.status, x.drawn, x.started, x.made, x.ends_at FROM staged.night_stages AS x"
     " JOIN temp.restore_nights AS m ON m.staged = x.night_id",
     "INSERT INTO main.club_night_places (night_id, stage, player_id, table_no, seat)"
     " SELECT m.stored, x.stage, p.stored, x.table_no, x.seat FROM staged.night_places AS x"

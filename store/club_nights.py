@@ -126,13 +126,22 @@ def live_mark(crew_id, night_id):
     return get_db().conn.execute(f"SELECT {live_mark_sql('?')}", [night_id, crew_id]).fetchone()[0]
 
 
-def table_of_game(game_id):
-    """The club night table a game is played at (night id and name, stage, table), or None."""
-    rows = list(get_db().query(
-        "SELECT club_nights.id AS night_id, club_nights.name, club_night_tables.stage, club_night_tables.table_no"
+def table_of_game(game_id, db=None):
+    """The club night table a game is played at (night id and name, stage, table, and when the
+    stage's clock ends: `ends_at`, None without one), or None."""
+    rows = list((db or get_db()).query(
+        "SELECT club_nights.id AS night_id, club_nights.name, club_night_tables.stage, club_night_tables.table_no,"
+        " club_night_stages.ends_at"
         " FROM club_night_tables JOIN club_nights ON club_nights.id = club_night_tables.night_id"
+        " JOIN club_night_stages ON club_night_stages.night_id = club_night_tables.night_id"
+        " AND club_night_stages.number = club_night_tables.stage"
         " WHERE club_night_tables.game_id = ?", [game_id]))
     return rows[0] if rows else None
+
+
+def set_clock(db, night_id, number, ends_at):
+    """Give a stage its clock (`ends_at`, UTC ISO 8601), or take it away (None)."""
+    db.execute("UPDATE club_night_stages SET ends_at = ? WHERE night_id = ? AND number = ?", [ends_at, night_id, number])
 
 
 def player_of_device(night_id, device):

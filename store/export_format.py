@@ -203,6 +203,7 @@ class NightStage(TypedDict):
     started: Optional[Stamp]
     # How a night seated by standing made the stage's tables: which standings, each table's places.
     made: NotRequired[StageMade]
+    ends_at: NotRequired[Stamp]  # the stage clock's end (m0024), when it has one
     places: Annotated[list[NightPlace], Field(max_length=club_night.MAX_PLAYERS)]
     tables: Annotated[list[NightTable], Field(max_length=club_night.MAX_PLAYERS // PLAYERS)]
 
@@ -215,7 +216,8 @@ class NightChange(TypedDict):
     # The line's facts (m0016), each left out when it has none; a file from before has only words.
     stage: NotRequired[Annotated[int, Field(ge=1, le=club_night.MAX_STAGES)]]
     players: NotRequired[Annotated[list[Name], Field(min_length=1, max_length=club_night.MAX_PLAYERS)]]
-    count: NotRequired[Annotated[int, Field(ge=0, le=club_night.MAX_PLAYERS)]]
+    # Players, tables or stages; a stage clock's minutes.
+    count: NotRequired[Annotated[int, Field(ge=0, le=max(club_night.MAX_PLAYERS, club_night.MAX_CLOCK_MINUTES))]]
     times: NotRequired[Annotated[int, Field(ge=1, lt=TIMES_MAX)]]
 
 

@@ -87,6 +87,12 @@ def games_version(crew_id):
     return f"{row['n']}.{row['last']}.{row['over']}"
 
 
+def set_rules(db, game_id, rules):
+    """Change a game's rules (JSON, as `HouseRules.as_json` wrote them): a stage clock that ran
+    out sets the hand its game ends on (services/stage_clock.py)."""
+    db.execute("UPDATE games SET rules = ? WHERE id = ?", [rules, game_id])
+
+
 def set_result(db, game_id, over, winners, saved=None):
     """Cache the engine's verdict on the game, a flag on each winning seat, and the game's
     results (inside the caller's transaction, the last step of a write that changes its rounds;

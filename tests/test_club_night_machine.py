@@ -16,9 +16,12 @@ sat wrong" repair, and the night finished. After every step:
   night's board where its own player sits now, with that table's link and no other; the door's
   page never shows the crew's link (`support.night_follow_steps`);
 * no night lists more players than a night seats;
+* a game its stage clock ended (issue 47, item 6: the clock set, the time moved on, the organiser's
+  close, a table's next Start) ends with the hands it saved, at least one, and no hand open;
 * and at the end, the crew's export restores whatever the steps left.
 
 A tiny run is in `make check`; a longer one is marked `fuzz` for `make test`."""
+import datetime as dt
 import json
 import shutil
 import tempfile
@@ -33,6 +36,7 @@ from scoring import club_night, parse_rank
 from scoring.club_night import TableScore
 from services import corrections as correction_service
 from services import rounds as round_service
+from services import stage_clock
 from services import taps
 from services import transfer
 from services.refusals import Refused
@@ -62,8 +66,13 @@ class ClubNightMachine(NightLinkSteps, NightFollowSteps, RuleBasedStateMachine):
         self.crew = Table(self.client).start_crew()
         self.token = self.crew.split("/c/")[1].strip("/")
         self.nights = []
-        for k, names in enumerate(NIGHTS):  # the second night seats its tables by standing (Swiss)
-            response = new_night(self.client, self.crew, names, stage_hands="1", seating=("mixed", "standing")[k % 2])
+        # The stage clock reads the machine's time, which only `time_passes` moves.
+        self.now = dt.datetime(2026, 12, 5, 19, 0, tzinfo=dt.timezone.utc)
+        self.real_now, stage_clock.now = stage_clock.now, lambda: self.now
+        # The second night seats its tables by standing (Swiss), in stages of two hands (a clock
+        # that runs out can end its games between them).
+        for k, names in enumerate(NIGHTS):
+            response = new_night(self.client, self.crew, names, stage_hands=str(k + 1), seating=("mixed", "standing")[k % 2])
             assert response.status_code == 303
             self.nights.append(response.headers["Location"])
         self.arrivals = 0
@@ -79,6 +88,7 @@ class ClubNightMachine(NightLinkSteps, NightFollowSteps, RuleBasedStateMachine):
                 again = json.loads(transfer.json_text(restored["id"]))
                 assert again["club_nights"] == exported["club_nights"]
         finally:
+            stage_clock.now = self.real_now
             shutil.rmtree(self.folder, ignore_errors=True)
 
     # --- Requests: never a 5xx ---------------------------------------------------------------
@@ -208,6 +218,52 @@ class ClubNightMachine(NightLinkSteps, NightFollowSteps, RuleBasedStateMachine):
         url = f"{self.crew}games/{games[pick % len(games)]['game_id']}/seats/swap"
         version = select(self.get(url), "input[name=version]")[0].get("value")
         self.post(url, {"first": a, "second": b, "version": version})
+
+    # --- The stage clock -------------------------------------------------------------------------
+
+    @rule(k=st.integers(0, 1), minutes=st.integers(1, 400), clear=st.booleans())
+    def set_the_clock(self, k, minutes, clear):
+        _, stages = self.state(k)
+        if not stages:
+            return
+        number = stages[-1]["number"]
+        if clear:
+            self.post(self.nights[k] + f"/stages/{number}/clock/clear")
+        else:
+            until = self.now + dt.timedelta(minutes=minutes)
+            self.post(self.nights[k] + f"/stages/{number}/clock", {"until": f"{until:%H:%M}", "offset": "0"})
+
+    @rule(minutes=st.integers(1, 120))
+    def time_passes(self, minutes):
+        self.now += dt.timedelta(minutes=minutes)
+
+    @rule(k=st.integers(0, 1))
+    def the_organiser_closes_the_stage(self, k):
+        _, stages = self.state(k)
+        if stages:
+            self.post(self.nights[k] + f"/stages/{stages[-1]['number']}/clock/close")
+
+    @rule(k=st.integers(0, 1), pick=st.integers(0, 3))
+    def a_table_taps_start(self, k, pick):
+        games = self.playing_games(k)
+        if games:
+            self.post(f"{self.crew}games/{games[pick % len(games)]['game_id']}/rounds")
+
+    @invariant()
+    def a_game_the_clock_ended_ends_with_the_hands_it_saved(self):
+        for k in range(len(self.nights)):
+            found, stages = self.state(k)
+            with self.app.app_context():
+                for stage in stages:
+                    for table in stage["tables"].values():
+                        game = game_store.game(found["crew_id"], table["game_id"])
+                        limit = json.loads(game["rules"]).get("hand_limit")
+                        if limit == found["stage_hands"]:
+                            continue  # the night's own limit, or not ended by a clock
+                        saved = len(round_store.scored(game["id"]))
+                        assert limit == saved >= 1, (limit, saved)
+                        if game["status"] == "finished":
+                            assert not round_store.open_from(get_db(), game["id"], saved + 1)
 
     # --- What must always hold -------------------------------------------------------------------
 

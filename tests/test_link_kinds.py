@@ -139,7 +139,7 @@ def _url(rule, facts, kind):
               "player_id": 1, "other_id": 2,
               "number": 2, "seat": 0, "code": "AS", "rank": "A", "link_id": facts["link_id"],
               "season_id": facts["season"], "kind": "game", "event_id": facts["finished"]}
-    if rule.endpoint in SAVED_ROUND or rule.endpoint.startswith("club_nights."):
+    if rule.endpoint in SAVED_ROUND or rule.endpoint.startswith(("club_nights.", "stage_clock.")):
         values["number"] = 1  # a saved round; the night's first stage
     with APP.test_request_context():
         return rule.build({name: values[name] for name in rule.arguments}, append_unknown=False)[1]

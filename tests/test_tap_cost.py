@@ -23,7 +23,9 @@ POLL_STATEMENTS = 2
 # A night's poll (the organiser's page and the big screen): the guess counter's read, then the
 # link's, which also brings the night's live mark, web/access.py's @live_poll(night=True).
 NIGHT_POLL_STATEMENTS = 2
-SAVE_MOST = 30  # the crew, the game, the round and its hands, whether a finished night holds the game, the writes, the results
+# The crew, the game, the round and its hands, whether a finished night holds the game, the writes,
+# the results, and whether the game's stage clock has run out (one read of its table).
+SAVE_MOST = 31
 
 
 @pytest.fixture

@@ -4,7 +4,8 @@ facts (a stage, the players a line names, a count, a run's `times`; services/clu
 them over from `store/club_nights.py`'s `changes`, each player's name as it is now), the words are
 the web's. A line an older release stored with its words says them as they are."""
 
-_NEEDS = {"drawn": ("stage", "count"), "swapped": ("stage",), "started": ("stage", "count"), "finished": ("count",)}
+_NEEDS = {"drawn": ("stage", "count"), "swapped": ("stage",), "started": ("stage", "count"), "finished": ("count",),
+          "clock": ("stage",)}
 _NAMING = ("created", "swapped", "arrived", "door", "door undone", "left", "back")
 
 
@@ -12,7 +13,7 @@ def night_change_words(change):
     """What a logged change of a night says: "Stage 1 drawn for 9 players · 3 draws", "Stage 1: Ann
     and Ben swapped places", "Stage 2 started at 3 tables", "The night finished after 2 stages",
     "12 players: Ann, Ben, …", "Jo joined", "Jo checked in at the door", "Jo's check-in at the door
-    undone", "Jo left · 2 changes", "Jo is back"."""
+    undone", "Jo left · 2 changes", "Jo is back", "Stage 2: the clock set, 45 minutes to play"."""
     if change.get("detail"):
         return change["detail"]
     action, names, stage, count = change["action"], change["names"], change["stage"], change["count"]
@@ -26,6 +27,9 @@ def night_change_words(change):
         said = f"Stage {stage}: {' and '.join(names)} swapped places"
     elif action == "started":
         said = f"Stage {stage} started at {_counted(count, 'table')}"
+    elif action == "clock":
+        said = (f"Stage {stage}: the clock set, {_counted(count, 'minute')} to play" if count is not None
+                else f"Stage {stage}: the clock taken away")
     elif action == "reopened":
         said = "The night was reopened: its standings are open again"
     elif action == "finished":

@@ -266,7 +266,7 @@ def _board(token, crew, night, block=None, mark=None):
     door = door_code(crew, night["id"]) if block is None and not night["finished"] else None
     return render("club_nights/board.html", block, crew=crew, night=night, follow=follow.my_table(crew, night, stages),
                   door=door,
-                  board=night_service.leaderboard(night, stages), mark=mark,
+                  board=night_service.leaderboard(night, stages), mark=mark, current=stages[-1] if stages else None,
                   ranking_name=club_night.RANKING_NAMES[night["ranking"]])
 
 

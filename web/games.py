@@ -10,6 +10,7 @@ from services import games as game_service
 from services import links as link_service
 from services import phones
 from services import rounds as round_service
+from services import stage_clock
 from services.games import house_rules
 from services.refusals import Refused
 from web.access import CREW, TABLE, WATCH, allow, live_poll
@@ -179,7 +180,10 @@ def round_start(token, game_id):
         flash(refused.sentence, "warning")
         return see_other(url_for("games.game_show", token=token, game_id=game_id))
     if number is None:
-        flash("The game is over: start a rematch for another game.", "warning")
+        club_table = night_service.table_of_game(game_id)
+        flash("The stage’s time is up: this game ended with the hands played." if stage_clock.time_up(club_table)
+              else "The game is over: the night’s leaderboard has the next stage." if club_table
+              else "The game is over: start a rematch for another game.", "warning")
         return see_other(url_for("games.game_show", token=token, game_id=game_id))
     return see_other(url_for("rounds.round_show", token=token, game_id=game_id, number=number))
 

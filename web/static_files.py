@@ -58,7 +58,7 @@ def htmx_url():
 # The service worker, served from the root so that its scope covers every page. It is filled in
 # with the versioned addresses of the app shell; its own address never changes, so it is always
 # revalidated (a new release installs a new worker, which drops the old shell).
-SHELL_FILES = ("app.css", "app.js", "local-time.js", "share.js", "sw-register.js", "tools.css",
+SHELL_FILES = ("app.css", "app.js", "local-time.js", "stage-clock.js", "share.js", "sw-register.js", "tools.css",
                "history.css", "icon.svg", "icon-192.png", "icon-512.png", "manifest.webmanifest")
 
 

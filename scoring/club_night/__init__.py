@@ -6,6 +6,7 @@ four players in seat order, clockwise: seat 0 deals the table's first hand, and 
 s + 1 sits on seat s's left, so bids after them.
 """
 
+from .clock import MAX_CLOCK_MINUTES, MAX_ZONE_OFFSET_MINUTES, ClockError, clock_end, hands_at_time_up, minutes_left, time_is_up
 from .draw import _splits, draw_anew, draw_by_standing, draw_seating, same_seating
 from .ranking import Line, TableScore, per_hand_text, placement_points, rank_night
 from .rules import (DRAW_AGAIN_TRIES, EXHAUSTIVE_LIMIT, FORMATS, LOOKAHEAD_LIMIT, LOOKAHEAD_OPTIONS, MAX_DOOR_ARRIVALS,
@@ -15,6 +16,7 @@ from .rules import (DRAW_AGAIN_TRIES, EXHAUSTIVE_LIMIT, FORMATS, LOOKAHEAD_LIMIT
                     sit_out_count, swap)
 
 __all__ = [
+    "MAX_CLOCK_MINUTES", "MAX_ZONE_OFFSET_MINUTES", "ClockError", "clock_end", "hands_at_time_up", "minutes_left", "time_is_up",
     "draw_anew", "draw_by_standing", "draw_seating", "same_seating", "_splits", "Line", "TableScore", "per_hand_text",
     "placement_points", "rank_night",
     "DRAW_AGAIN_TRIES", "EXHAUSTIVE_LIMIT", "FORMATS", "LOOKAHEAD_LIMIT", "LOOKAHEAD_OPTIONS", "MAX_DOOR_ARRIVALS",

@@ -50,7 +50,7 @@ def round_live(number):
         return page(view_of(number), notice="Your seat was moved to another phone.")
     if str(view.entry["id"]) != request.args.get("r") or not view.entering:
         return page(view)
-    blocks = ["deal", "bid_summary", "tabs", "check"]
+    blocks = ["deal", "bid_summary", "tabs", "check", "clock"]
     cleared = None
     if request.args.get("agreed") == "1" and view.correction and g.viewer.seat not in view.correction.agreed:
         # This phone showed its player's agreement to the correction, and a change cleared it.

@@ -6,6 +6,7 @@ from flask import Blueprint, abort, g, make_response, render_template, request, 
 from jinja2_fragments.flask import render_blocks
 
 from scoring import MAX_BID, PLAYERS, SUIT_SYMBOLS
+from services import club_nights as night_service
 from services import rounds as service
 from services.refusals import NotOpen
 from .forms import BidForm
@@ -64,6 +65,8 @@ def template_context(view, with_bid_form=True, **extra):
         "crew": g.crew, "token": g.token, "game": g.game, "view": view, "entry": entry,
         "names": view.names, "suit_symbols": SUIT_SYMBOLS, "bid_numbers": range(1, MAX_BID + 1),
         "round_url": url_for("rounds.round_show", number=entry["number"]),
+        # A club night's table: read only where the whole page is drawn (its stage clock).
+        "club_table": lambda: night_service.table_of_game(g.game["id"]),
         # The game's version read with the round it shows (store/rounds.py, ROUND_SELECT), or
         # after this request's own change (services/taps.py), so the poll does not fetch it again.
         "live_version": entry["live_version"],
