@@ -19,15 +19,12 @@ import store
 from services import server_key
 from services.refusals import Refused
 from store.integrity import only_an_index, stray_journal
-from scoring import PLAYERS, RANKS, format_points, parse_cards, rank_name
-from scoring.cards import a_rank
+from scoring import PLAYERS
 from services import health
 from web.colours import game_colours
-from web import (access, assets, club_nights, crews, door, games, history, rounds, seasons, seat_repair, security,
-                 stage_clock, static_files, tools)
+from web import (access, assets, club_nights, crews, door, filters, games, history, rounds, seasons, seat_repair,
+                 security, stage_clock, static_files, tools)
 from web.render import render_error
-from web.club_night_changes import night_change_words
-from web.round_changes import change_words
 from web.sessions import CheckedCookieSessions
 
 # Orchard's version: the newest entry of CHANGELOG.md (tests/test_version.py holds them together).
@@ -241,18 +238,7 @@ def create_app(test_config=None):
         assets.add_vary(response, "HX-Request")
         return response
 
-    app.add_template_filter(format_points, "points")
-    app.add_template_filter(change_words, "change")  # a round's logged change, worded from its facts
-    app.add_template_filter(night_change_words, "night_change")  # a club night's, likewise
-    # Won cards as a player sorts them: 2 … 10, J, Q, K, A (and suits in bidding order).
-    app.add_template_filter(lambda codes: [card.code for card in sorted(parse_cards(codes))], "in_rank_order")
-    app.add_template_filter(lambda counts: [(rank, counts[rank]) for rank in RANKS if counts.get(rank)],
-                            "counts_in_rank_order")
-    # Cards of one rank in words: "a Queen", "two 6s" (the cards a quick entry left out).
-    app.add_template_filter(lambda n, rank: a_rank(rank) if n == 1 else f"{('two', 'three', 'four')[n - 2]} "
-                            f"{rank_name(rank, plural=True)}", "of_rank")
-    app.add_template_filter(rank_name, "rank_word")
-    app.add_template_filter(a_rank, "rank_single")
+    filters.init_app(app)
     # The game's own sizes, for templates (never typed into them).
     app.add_template_global(PLAYERS, "seats")
     app.add_template_global(csrf_field)

@@ -12,7 +12,7 @@ from services import history as history_service
 from services.refusals import Refused
 
 from . import bp
-from .common import night_date
+from ..filters import night_date
 from .forms import NoteForm
 from .notes import note_answer
 from ..lookup import load_game

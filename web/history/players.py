@@ -10,7 +10,8 @@ from services import players as player_service
 from services.refusals import Refused
 
 from . import bp
-from .common import real_id, short_date
+from ..filters import short_date
+from .common import real_id
 from .forms import MergeForm, RenameForm
 from ..lookup import load_crew
 from ..render import render, see_other
