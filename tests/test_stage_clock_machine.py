@@ -182,9 +182,9 @@ def _run(examples, steps):
 
 
 def test_the_stage_clock_machine_short_run():
-    _run(examples=8, steps=20)
+    _run(examples=5, steps=15)
 
 
 @pytest.mark.fuzz
 def test_the_stage_clock_machine_long_run():
-    _run(examples=40, steps=40)
+    _run(examples=20, steps=30)
