@@ -103,8 +103,9 @@ def main(argv=None):
           f"{', '.join(f'{v:.1f}' for v in p95s['separate'])} ms (median {separate:.1f}); a night of "
           f"{args.tables} tables {', '.join(f'{v:.1f}' for v in p95s['night'])} ms (median {night:.1f}): "
           f"{night / separate:.2f}x")
-    print(f"VERDICT: {'the same' if same else 'WORSE'} tap p95 (the same: within {SAME_SHARE:.0%} or "
-          f"{SAME_MS:g} ms); every run {'passed' if passed else 'did NOT pass'} bench/load.py's limits")
+    print(f"VERDICT: {'PASS' if same and passed else 'FAIL'}: {'the same' if same else 'WORSE'} tap p95 (the same: "
+          f"within {SAME_SHARE:.0%} or {SAME_MS:g} ms); every run {'passed' if passed else 'did NOT pass'} "
+          "bench/load.py's limits")
     return 0 if same and passed else 1
 
 

@@ -38,6 +38,10 @@ def stage(conn, seasons, game_ids, nights):
             seen.add((game, night))
             conn.execute("INSERT INTO season_left_out VALUES (?, ?, ?, ?, ?)",
                          [season_id, game_ids.get(game), night, out["reason"], out["at"]])
+        for change in season["changes"]:  # each line as the live log writes it, so every page of it draws
+            _need((change["action"] == "rule") == (change["before"] is not None and change["after"] is not None),
+                  f"{where}'s log has a line whose standings before and after do not go with it.")
+            _need((change["action"] == "opened") == (change["detail"] is None), f"{where}'s log has a line without its words.")
         conn.executemany("INSERT INTO season_changes VALUES (?, ?, ?, ?, ?, ?)",
                          [(season_id, change["at"], change["action"], change["detail"],
                            None if change["before"] is None else json.dumps(change["before"]),

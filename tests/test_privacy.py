@@ -75,15 +75,19 @@ def every_get(app, table, url):
     return sorted(urls)
 
 
+RANDOM_TEXT = re.compile(r"[A-Za-z0-9_-]{20,}")  # a token: 43 letters, digits, "-" and "_"
+
+
 def leaks(body):
     """How often each of Ann's cards is written in an answer, as a code or as it is shown. CSRF
-    tokens (the page's and its forms') are left out: random text that changes every second, and
-    may hold "2S" or "7D" by chance."""
+    tokens (the page's and its forms') and every other long random text (a link's token, made
+    anew when a link is) are left out: they may hold "2S" or "7D" by chance."""
     tokens = [field.get("value") for field in select(body, 'input[name="csrf_token"]')]
     if attribute(body, "body", "hx-headers"):
         tokens.append(csrf_token(body))
     for token in tokens:
         body = body.replace(token, "")
+    body = RANDOM_TEXT.sub("", body)
     return {code: body.count(code) + body.count(str(parse_card(code))) for code in SECRETS}
 
 

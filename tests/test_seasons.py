@@ -286,6 +286,10 @@ def test_a_season_round_trips_through_export_and_restore(app, client, table, nig
     (lambda s, d: s["left_out"].append({"game": 2, "night": 1, "reason": "x", "at": s["created"]}), "neither a game nor a night"),
     (lambda s, d: s["left_out"][0].update(reason="bell\a"), "A season has no proper reason"),
     (lambda s, d: s["changes"][0].update(action="deleted"), "A season has no proper action"),
+    # A rule change without its standings, or a line without its words: the season's page could not draw it (a 500).
+    (lambda s, d: s["changes"].append({**s["changes"][0], "action": "rule", "detail": "x"}),
+     "log has a line whose standings before and after do not go with it"),
+    (lambda s, d: s["changes"].append({**s["changes"][0], "action": "left out"}), "log has a line without its words"),
     (lambda s, d: d["seasons"].extend([dict(s)] * 100), "A season is missing or damaged"),
 ])
 def test_a_damaged_season_in_a_file_is_refused_and_nothing_is_stored(app, client, table, night, damage, words):
@@ -366,4 +370,4 @@ def test_a_closed_season_says_when_it_changed_after_closing(app, client, table):
     page = client.get(url)
     assert len(_standings(client, url)) == 4
     assert element_text(page, ".notice") == (f"Changed on {datetime.date.today():%a} {datetime.date.today().day} "
-                                              f"{datetime.date.today():%b %Y}, after the season closed: a game or night of it was corrected.")
+                                              f"{datetime.date.today():%b %Y}, after the season closed: a round of one of its games or nights changed.")

@@ -165,7 +165,9 @@ def test_when_time_is_up_each_table_ends_after_the_hand_it_is_in(app, client, cr
     found, stages = night_of(app, night)
     assert [table["status"] for table in stages[0]["tables"].values()] == ["finished", "finished"]
     assert [table["hands"] for _, table in sorted(stages[0]["tables"].items())] == [1, 2]
-    assert "Draw stage 2" in texts(client.get(night), "#stage button")
+    page = client.get(night)
+    assert "Draw stage 2" in texts(page, "#stage button")
+    assert not select(page, ".stage-clock")  # every table is done: nothing left to time
 
 
 def test_a_table_that_has_not_finished_a_hand_plays_one(app, client, crew, clock, started):
@@ -187,8 +189,14 @@ def test_the_organiser_ends_the_tables_between_hands_once_time_is_up(app, client
     play_round(app, crew, first, (0, 1, 2, 3))
     play_round(app, crew, second, (0, 1, 2, 3))
     client.post(f"{crew}games/{second}/rounds")  # table 2 is in its second hand
+    # The organiser's page, drawn before the end, fetches the night again when its clock runs out
+    # (static/stage-clock.js): the answer offers the close.
+    refresh = attribute(client.get(night), "#night", "data-clock-refresh")
     clock.now = at(19, 46)
-    assert "Time is up: end the games of tables between hands" in texts(client.get(night), "#clock button")
+    answer = client.get(refresh, headers=HX)
+    assert answer.headers["HX-Retarget"] == "#night"
+    assert "Time is up: end the games of tables between hands" in texts(answer, "#clock button")
+    assert attribute(answer, "#night", "data-clock-refresh") is None
     response = client.post(night + "/stages/1/clock/close", headers=HX)
     assert element_text(response, "#note-clock") == ("1 table between hands ended with the hands played; "
                                                       "a table still in a hand ends once it is saved.")
