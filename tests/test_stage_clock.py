@@ -150,7 +150,9 @@ def test_when_time_is_up_each_table_ends_after_the_hand_it_is_in(app, client, cr
     # Table 1 is between hands: its scoreboard says so, and its next tap ends its game.
     board = client.get(f"{crew}games/{first}")
     assert element_text(board, ".next-round p.big") == "The stage’s time is up: this game ends with the 1 hand played."
-    assert element_text(board, ".stage-clock .clock-left") == "time is up: finish the hand you are in"
+    assert element_text(board, ".stage-clock .clock-left") == "time is up: the game ends with the hands played"
+    in_a_hand = client.get(f"{crew}games/{second}")
+    assert element_text(in_a_hand, ".stage-clock .clock-left") == "time is up: finish the hand you are in"
     ended = client.post(f"{crew}games/{first}/rounds")
     assert ended.headers["Location"].endswith(f"/games/{first}")
     page = client.get(f"{crew}games/{first}")
@@ -174,6 +176,8 @@ def test_a_table_that_has_not_finished_a_hand_plays_one(app, client, crew, clock
     night, (first, _) = started
     client.post(night + "/stages/1/clock", data={"until": "19:45", "offset": "0"})
     clock.now = at(19, 50)
+    board = client.get(f"{crew}games/{first}")
+    assert element_text(board, ".stage-clock .clock-left") == "time is up: play one hand, the table’s last"
     opened = client.post(f"{crew}games/{first}/rounds")
     assert opened.headers["Location"].endswith("/rounds/1")
     play_round(app, crew, first, (0, 1, 2, 3))

@@ -90,7 +90,7 @@ def test_a_scoreboard_left_open_when_time_runs_out_offers_to_end_the_game(browse
             expect(page.locator(".stage-clock .clock-left")).to_have_text("1 min left")
             # The time runs out with the page open: it says so, and its button changes, no reload.
             expect(page.locator(".stage-clock .clock-left")).to_have_text(
-                "time is up: finish the hand you are in", timeout=20_000)
+                "time is up: the game ends with the hands played", timeout=20_000)
             end = page.get_by_role("button", name="End the game: see who leads")
             expect(end).to_be_visible(timeout=10_000)
             expect(page.locator(".next-round p.big")).to_have_text(
