@@ -1,5 +1,5 @@
 # `make run` serves the app; `make test` runs the whole suite; `make check` runs the fast tier
-# (all but the browser, engine, fuzz, crash and served tests) and prints its time. All set up .venv first.
+# (all but the browser, engine, fuzz, crash, served and slow tests) and prints its time. All set up .venv first.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -34,6 +34,11 @@ browsers:
 run: $(INSTALLED)
 	$(BIN)/orchard serve
 
+# Python may keep compiled modules (and pytest its rewritten tests) in __pycache__: a shell that
+# sets PYTHONDONTWRITEBYTECODE would have every test process, server and command compile them all
+# again (about 0.4 s a child process, 7 s a test process's collection).
+export PYTHONDONTWRITEBYTECODE :=
+
 # Every test, one process per core (pytest-xdist; `worksteal` hands a finished process tests
 # queued on the other, so the longest tests do not end the run alone). It prints its time.
 test: $(INSTALLED_TEST) browsers
@@ -43,11 +48,11 @@ test: $(INSTALLED_TEST) browsers
 	echo "make test: $$(( $$(date +%s) - start )) s"; exit $$status
 
 # Meant to finish in under a minute (one test process per core, pytest-xdist): run it before every
-# commit, and `make test` before a push.
+# commit, and `make test` before a push. Property tests try fewer examples here (tests/support/profiles.py).
 check: $(INSTALLED_TEST)
 	$(BIN)/lint-imports
 	@start=$$(date +%s); \
-	$(BIN)/python -m pytest -q -n auto -m "not browser and not fuzz and not crash and not engines and not served"; status=$$?; \
+	ORCHARD_TESTS=check $(BIN)/python -m pytest -q -n auto -m "not browser and not fuzz and not crash and not engines and not served and not slow"; status=$$?; \
 	echo "make check: $$(( $$(date +%s) - start )) s"; exit $$status
 
 # Every benchmark at its own default size, one after the other (about ten minutes): each prints

@@ -7,6 +7,7 @@ from store.backup import backup
 from support.apps import make_app, share_compiled_templates
 from support.hostile import World
 from support.known_history import build_known_history
+from support.profiles import CHECK  # noqa: F401 (loads hypothesis's profile: short in make check)
 from support.table import Table
 
 share_compiled_templates()

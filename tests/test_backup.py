@@ -107,6 +107,7 @@ def test_a_copy_that_fails_is_tried_again_at_the_next_look(app, table, monkeypat
     assert "Today's backup of" in caplog.text and "No space left on device" in caplog.text
 
 
+@pytest.mark.slow
 def test_the_served_app_keeps_the_daily_schedule(tmp_path):
     server = ServerProcess(tmp_path / "orchard.db").start()
     try:

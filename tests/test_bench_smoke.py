@@ -14,7 +14,7 @@ BENCH = REPO / "bench"
 # Modules the benches share, not benches of their own.
 HELPERS = {"serve.py", "keepalive.py", "load_phones.py", "night_taps.py", "proxy.py"}
 SMALL = {
-    "tap_cost.py": ["--repeat", "5"],
+    "tap_cost.py": ["--repeat", "5", "--saves", "10"],
     "server_bench.py": ["--seconds", "2", "--phones", "4", "--tables", "2", "--idle", "2"],
     "restore_bench.py": ["--games", "10", "--repeat", "1"],
     "history_bench.py": ["--games", "20", "--repeat", "2"],

@@ -10,6 +10,9 @@ from scoring.limits import HISTORY_LINES
 from support.html_text import texts
 from support.loopback import Phone, ServerProcess
 
+# A real `orchard serve` each: in `make test`, not `make check`.
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture
 def served(tmp_path):

@@ -3,7 +3,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from app import __version__
+
+# The installed `orchard` command, run as a child process: in `make test`, not `make check`.
+pytestmark = pytest.mark.slow
 
 ORCHARD = Path(sys.executable).parent / "orchard"
 

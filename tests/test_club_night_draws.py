@@ -112,6 +112,7 @@ def test_a_night_that_changes_during_one_search_is_drawn_again_from_the_new_nigh
     assert len(_plan(app, night).players) == 10
 
 
+@pytest.mark.slow
 def test_the_nights_log_stays_bounded_and_restores(app, client, crew, night):
     client.post(night + "/stages")
 

@@ -5,6 +5,8 @@ from before, which holds the sentences, shows the same lines as it did."""
 import gc
 import warnings
 
+import pytest
+
 from services import club_nights as night_service
 from store import connect
 from support.apps import make_app
@@ -170,6 +172,7 @@ def test_the_migration_reads_a_list_of_names_in_linear_time():
     assert _facts("created", "3 players: Cy, Ann, Ben", plain)["players"] == [3, 1, 2]
 
 
+@pytest.mark.slow
 def test_a_restored_night_whose_log_is_full_refuses_a_step_and_still_exports_a_file_that_restores(app, client, crew):
     """Issue 44, item 8: a night restored with the most log lines a file may hold took one more step
     (a player leaving), and its export held one line too many: the same app refused it. A step with

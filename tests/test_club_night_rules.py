@@ -10,8 +10,9 @@ from hypothesis import strategies as st
 
 from scoring import club_night
 from scoring.club_night import NightError, Record, Seating
+from support.profiles import examples
 
-SOME = settings(max_examples=40, deadline=None)
+SOME = settings(max_examples=examples(40), deadline=None)
 
 players = st.integers(min_value=5, max_value=40)
 stages = st.integers(min_value=1, max_value=8)

@@ -57,6 +57,7 @@ def _first_complaint(database):
     return [line for line in rows[0][0].splitlines() if not line.startswith("***")][0]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("where", ["the games table's root", "a page in the middle"])
 def test_a_damaged_database_does_not_start_though_todays_copy_is_there(tmp_path, where):
     database, _ = _served_then_damaged(tmp_path, middle=where == "a page in the middle")
@@ -88,6 +89,7 @@ def test_the_damage_is_said_once_in_the_sentence(tmp_path):
         "(SQLite's .recover command may save some of what it holds) and start again.")
 
 
+@pytest.mark.slow
 def test_a_copy_of_a_damaged_database_fails_with_the_damage_as_its_detail(tmp_path):
     database, _ = _served_then_damaged(tmp_path)
     with pytest.raises(BackupError) as refused:
@@ -130,6 +132,7 @@ def test_the_probe_finds_damage_before_any_page_does(app, client, table):
     assert client.get("/healthz").status_code == 503
 
 
+@pytest.mark.slow
 def test_a_whole_database_passes_the_probe_and_starts(tmp_path):
     server = ServerProcess(tmp_path / "orchard.db").start()
     try:
@@ -151,6 +154,7 @@ def test_errors_that_only_look_like_damage_have_the_file_read_through_once_in_a_
     assert len(looks) == 1
 
 
+@pytest.mark.slow
 def test_damage_one_process_found_is_answered_503_by_every_process(app, client, table, monkeypatch, tmp_path):
     """Issue 46, item 2: the process that found the damage marks it beside the file; another
     process (here: this one with its memory of the damage wiped) answers 503 from its first

@@ -5,6 +5,7 @@ from hypothesis import strategies as st
 
 from scoring import RANKS, entered_hand, score_hand
 from scoring.entries import engine_hand, hand_score
+from support.profiles import examples
 
 
 def quick(target, counts):
@@ -25,7 +26,7 @@ def test_a_hand_changed_back_and_forth_scores_as_it_holds_now():
     assert hand_score(exact).total == 80
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(st.sampled_from(RANKS), st.dictionaries(st.sampled_from(RANKS), st.integers(0, 4), max_size=6))
 def test_kept_values_are_the_engine_s_own(rank, counts):
     hand = quick(rank + "S", counts)

@@ -37,6 +37,7 @@ def test_script_names_are_escaped_on_every_page(tmp_path):
 
 # --- CSRF on -----------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_with_csrf_on_a_forged_post_is_refused_and_changes_nothing(world):
     """The victim's own browser (its session cookie) tricked into posting to each endpoint by
     another site: no token, a made-up one, or the token of another session."""

@@ -10,6 +10,7 @@ from scoring.game import MAX_HANDS, RULE_NAMES, TIE_RULES
 from web.crews import RULES
 from support.html_text import field_value, labelled, notice, text, texts
 from support.rounds import BIG_TARGETS
+from support.profiles import examples
 
 ALL_EIGHTY = [{"4": 3}, {"2": 3}, {"3": 3}, {"5": 3}]
 SHARED_500 = {"goal": "500", "goal_other": "", "tie_rule": "shared", "min_bid": "2", "redeal_moves_deal": "yes"}
@@ -106,7 +107,7 @@ def test_every_rule_of_the_engine_has_its_field_on_the_forms():
     assert {"goal", *RULES} == RULE_NAMES - {"hand_limit"}
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(15), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(rules=rules_values.map(lambda rules: dataclasses.replace(rules, hand_limit=None)))
 def test_rules_saved_on_the_crew_page_are_the_next_games_and_are_shown_again(client, table, rules):
     """What the crew page saves is what its form shows again and what a new game is played under."""

@@ -32,6 +32,7 @@ def test_the_other_check_sees_a_name_another_distribution_provides():
     assert "pytest" in packages_distributions()["_pytest"]
 
 
+@pytest.mark.slow
 def test_python_m_scoring_answers_as_orchard_score_does():
     argv = ["pile", "--target", "4", "4", "4", "10", "10"]
     engine = subprocess.run([sys.executable, "-m", "scoring", *argv], capture_output=True, text=True, timeout=60)

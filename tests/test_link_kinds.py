@@ -18,6 +18,7 @@ from services import links as link_service
 from store import close_thread_connections
 from support.apps import fresh_database
 from support.club_nights import NINE, new_night
+from support.db_watch import Watched
 from support.hostile import VALID_FORMS
 from support.html_text import select
 from support.rounds import save_quick_round
@@ -158,16 +159,18 @@ def _request(client, rule, url):
 
 
 @pytest.mark.parametrize("rule", TOKEN_RULES, ids=lambda rule: rule.endpoint)
-def test_each_kind_of_link_gets_what_it_may_and_a_plain_404_otherwise(world, rule):
+def test_each_kind_of_link_gets_what_it_may_and_a_plain_404_otherwise(world, rule, request):
     app, facts, path, errors = world
     kinds = app.view_functions[rule.endpoint].link_kinds
     scoped_to_night = "night_id" in rule.arguments
     scoped_to_game = "game_id" in rule.arguments
     scoped_to_season = "season_id" in rule.arguments
+    snapshot = Watched(path, lambda: dump(path))
+    request.addfinalizer(snapshot.close)
     for kind in KINDS:
         client = app.test_client()
         url = _url(rule, facts, kind)
-        before = dump(path)
+        before = snapshot()
         answer = _request(client, rule, url)
         assert answer.status_code < 500, (kind, url, errors)
         allowed = _allowed(kinds, kind)
@@ -184,7 +187,7 @@ def test_each_kind_of_link_gets_what_it_may_and_a_plain_404_otherwise(world, rul
             watch = answer.headers["Location"]
             assert f"/games/{facts['over']}" in watch and facts["tokens"]["table over"] not in watch
             assert client.get(watch).status_code not in (404, 500), watch
-            assert dump(path) == before
+            assert snapshot() == before
             continue
         if kind in ("table over", "wrong") or kind == "table elsewhere" and scoped_to_game:
             allowed = False
@@ -192,7 +195,7 @@ def test_each_kind_of_link_gets_what_it_may_and_a_plain_404_otherwise(world, rul
             assert answer.status_code != 404, (kind, url, answer.status_code)
         else:
             assert answer.status_code == 404, (kind, url, answer.status_code)
-            assert dump(path) == before, (kind, url, "a refused request changed the database")
+            assert snapshot() == before, (kind, url, "a refused request changed the database")
     assert errors == []
 
 

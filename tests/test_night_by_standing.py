@@ -11,9 +11,10 @@ from scoring.club_night import Record, draw_by_standing, sit_out_count
 from support.club_nights import NINE, night_of, play_round
 from support.exports import export_of, restore
 from support.html_text import element_text, select, texts
+from support.profiles import examples
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(players=st.integers(4, 23), stages=st.integers(1, 5), data=st.data())
 def test_tables_follow_the_standing_and_sitting_out_goes_round(players, stages, data):
     """Each stage: those seated are, in the standing's order, table 1's four then table 2's; and

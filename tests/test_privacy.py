@@ -91,6 +91,7 @@ def leaks(body):
     return {code: body.count(code) + body.count(str(parse_card(code))) for code in SECRETS}
 
 
+@pytest.mark.slow
 def test_no_answer_to_another_phone_shows_a_card_of_a_private_hand(app, table, table_of_phones):
     ann, ben, url = table_of_phones
     opened = table.client.post(table.crew_url + "seasons", data={"name": "Saison", "first_day": "2000-01-01", "minimum": "1"})

@@ -15,6 +15,7 @@ from scoring.rounds import Hand, QuickHand
 from support.apps import make_app
 from support.html_text import save_fields, select, text, text_of
 from support.table import Table
+from support.profiles import examples
 
 NAMES = ("Ann", "Ben", "Cleo", "Dan")
 
@@ -50,7 +51,7 @@ def counted_as_the_hint_says(hint_text, target, pile):
 
 # --- The engine --------------------------------------------------------------------------------
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(deals())
 def test_what_quick_entry_asks_for_scores_the_whole_pile(deal):
     hands = [QuickHand.from_counts(target.rank, quick_counts(Counter(c.rank for c in pile), target.rank))
@@ -84,7 +85,7 @@ def play(client):
     return table, url
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(12), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(deal=deals(), target_first=st.booleans())
 def test_entering_exactly_what_the_page_asks_saves_the_engines_scores(tmp_path_factory, deal, target_first):
     app = make_app(tmp_path_factory.mktemp("quick") / "orchard.db")  # a fresh table each example

@@ -48,5 +48,6 @@ def test_make_test_runs_every_test_and_make_check_leaves_out_only_the_slow_kinds
     assert "make test:" in test  # it prints its time
     check = make_dry_run("check")
     assert "-r requirements-test.txt" in check
-    assert '-m "not browser and not fuzz and not crash and not engines and not served"' in check
+    assert '-m "not browser and not fuzz and not crash and not engines and not served and not slow"' in check
+    assert "ORCHARD_TESTS=check" in check  # property tests try fewer examples
     assert "make check:" in check  # it prints its time

@@ -143,11 +143,13 @@ def run_module(*argv):
                           text=True, encoding="utf-8", timeout=30)
 
 
+@pytest.mark.slow
 def test_module_answers_in_json():
     done = run_module("pile", *FIRST_EXAMPLE, "--json")
     assert done.returncode == 0 and json.loads(done.stdout)["total"] == 25
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv", [["pile", "--target", "ZZ", "3C"], ["round", "a", "b"], []])
 def test_module_bad_input_exits_2_without_traceback(argv):
     done = run_module(*argv)

@@ -7,10 +7,11 @@ from hypothesis import strategies as st
 from scoring.cards import DECK, RANKS, SUITS, Card, rank_value
 from scoring.piles import score_counts, score_pile
 from scoring.rounds import Hand, check_round
+from support.profiles import examples
 
 pytestmark = pytest.mark.fuzz
 
-SOME = settings(max_examples=60, deadline=None)
+SOME = settings(max_examples=examples(60), deadline=None)
 
 
 @st.composite

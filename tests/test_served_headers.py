@@ -28,6 +28,7 @@ def round_url(server):
     return phone, url
 
 
+@pytest.mark.slow
 def test_the_round_page_and_every_answer_under_it_are_never_stored(round_url):
     phone, url = round_url
     page = phone.get(url)

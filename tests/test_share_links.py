@@ -91,6 +91,7 @@ def test_startup_message_says_a_loopback_address_works_only_on_this_device():
     assert message.startswith("Orchard is up at http://127.0.0.1:5000/ but only this device can open it")
 
 
+@pytest.mark.slow
 def test_orchard_serve_on_127_0_0_1_prints_that_and_the_crew_page_warns(tmp_path):
     log_path = tmp_path / "server.log"
     with open(log_path, "w") as log:

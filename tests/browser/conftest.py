@@ -6,6 +6,7 @@ import pytest
 from playwright.sync_api import sync_playwright
 
 from app import create_app
+from support.apps import fresh_database
 from support.loopback import in_a_thread
 from support.browser import CHROMIUM, CHROMIUM_ARGS, POLL_SECONDS, MOVE_ON_SECONDS, Orchard, new_phone, watched_page, close_phone
 
@@ -33,8 +34,9 @@ def browser():
 
 @pytest.fixture
 def server(tmp_path):
-    """The app on a free loopback port, with its own database; yields the base URL."""
-    app = create_app({"DATABASE": str(tmp_path / "orchard.db"), "SECRET_KEY": "browser-tests", "POLL_SECONDS": POLL_SECONDS,
+    """The app on a free loopback port, with its own database (a copy of one migrated once);
+    yields the base URL."""
+    app = create_app({"DATABASE": str(fresh_database(tmp_path / "orchard.db")), "SECRET_KEY": "browser-tests", "POLL_SECONDS": POLL_SECONDS,
                       "MOVE_ON_SECONDS": MOVE_ON_SECONDS})
     with in_a_thread(app) as base:
         yield base

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from app import create_app
 from store.crews import token_hash
+from support.db_watch import Watched
 from support.html_text import field_value
 from support.rounds import BIG_COUNTS, BIG_TARGETS, exact_round, save_quick_round
 from web.static_files import HTMX_VERSION
@@ -146,6 +147,7 @@ class World:
             (rule for rule in self.app.url_map.iter_rules()), key=lambda rule: (rule.rule, rule.endpoint)
         )
         self.errors = []
+        self._victim_rows = None
         got_request_exception.connect(self._record_error, self.app, weak=False)
         export = self.attacker.get(f"/c/{attacker_token}/history/export.json")
         assert export.status_code == 200
@@ -187,6 +189,12 @@ class World:
         return [row[0] for row in self.query("SELECT id FROM games WHERE crew_id = ?", [self.attacker_crew])]
 
     def victim_rows(self):
+        """The victim's rows (`read_victim_rows`), read again only after a commit to the file."""
+        if self._victim_rows is None:
+            self._victim_rows = Watched(self.path, self.read_victim_rows)
+        return self._victim_rows()
+
+    def read_victim_rows(self):
         """Every row of every table that belongs to the victim's crew or points into it (by its
         crew, one of its games, rounds or players), so tables added later are covered too."""
         owned = {

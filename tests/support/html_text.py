@@ -1,8 +1,10 @@
 """Read what a page shows by parsing it (lxml and CSS selectors), never with regexes over template
 whitespace: the text of elements, whitespace collapsed, their attributes, links and form fields."""
+import functools
 import json
 
 import lxml.html
+from lxml.cssselect import CSSSelector
 
 
 def text(response):
@@ -21,9 +23,14 @@ def parse(html):
 
 def select(html, css):
     """Every element matching the CSS selector, in page order (the root itself included)."""
-    root = parse(html)
-    found = root.cssselect(css)
-    return found
+    return _compiled(css)(parse(html))
+
+
+@functools.lru_cache(maxsize=None)
+def _compiled(css):
+    """A selector turned into XPath once per run (cssselect's translation costs more than the
+    match), the way `HtmlElement.cssselect` would, HTML rules and all."""
+    return CSSSelector(css, translator="html")
 
 
 def _collapsed(element):
