@@ -25,7 +25,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the drivers in tests/support/
-from support.loopback import Phone, ServerProcess  # noqa: E402
+from support.loopback import Phone  # noqa: E402
+from serve import served
 
 SAVE_P95_MS = 200
 PLAYERS = 200
@@ -102,8 +103,7 @@ def main(argv=None):
     parser.add_argument("--seconds", type=float, default=20.0, help="the quiet phase (default 20)")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="orchard-draws-") as folder:
-        server = ServerProcess(Path(folder) / "orchard.db").start()
-        try:
+        with served(Path(folder) / "orchard.db") as server:
             organiser, night_url, number = set_up_night(server.base, args.earlier)
             savers = Savers(server.base, args.tables)
             savers.start()
@@ -122,8 +122,6 @@ def main(argv=None):
                 time.sleep(1.0)
             savers.finish()
             drawing = savers.between(spans)
-        finally:
-            server.stop()
     ratio = p(drawing, 0.95) / p(quiet, 0.95)
     print(f"a night of {PLAYERS}, stage {number} drawn again {args.draws} x {args.repeats} times after "
           f"{args.earlier} stages; {args.tables} other crews saving flat out")

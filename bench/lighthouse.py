@@ -21,7 +21,8 @@ REPO = Path(__file__).resolve().parents[1]
 
 from page_weight import CHROMIUM_ARGS
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the drivers in tests/support/
-from support.loopback import Phone, ServerProcess
+from support.loopback import Phone
+from serve import served
 
 LIGHTHOUSE = REPO / "bench" / "lighthouse" / "node_modules" / ".bin" / "lighthouse"
 CATEGORIES = ("performance", "accessibility", "best-practices")
@@ -59,14 +60,11 @@ def main(argv=None):
         return 2
     failed = False
     with tempfile.TemporaryDirectory(prefix="orchard-lighthouse-") as folder:
-        server = ServerProcess(Path(folder) / "orchard.db").start()
-        try:
+        with served(Path(folder) / "orchard.db") as server:
             for name, path in pages(server.base).items():
                 scores, weight = audit(args.chromium, server.base + path, folder)
                 failed |= any(score < 100 for score in scores.values())
                 print(f"{name:<12} " + "  ".join(f"{k} {v}" for k, v in scores.items()) + f"  weight {weight:,} bytes")
-        finally:
-            server.stop()
     print("RESULT: " + ("FAIL" if failed else "PASS"))
     return 1 if failed else 0
 

@@ -52,7 +52,8 @@ from load_phones import LIVE_VERSION, ROUND_ID, Record, enterer, poller, probe, 
 from proxy import start_caddy
 import settings
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the drivers in tests/support/
-from support.loopback import Phone, ServerProcess, free_port
+from support.loopback import Phone, free_port
+from serve import served
 
 TAP_P95_MS = 100
 SAVE_P95_MS = 200
@@ -187,30 +188,32 @@ def run_once(entering, idle, args, set_up=set_up):
                "ORCHARD_CONNECTION_LIMIT": str(max(2000, 4 * (entering + idle) + 200))}
         if args.proxy:
             env["ORCHARD_TRUSTED_PROXY"] = "127.0.0.1"
-        log = open(Path(folder) / "server.log", "wb")
-        server = ServerProcess(Path(folder) / "orchard.db", log=log, env=env).start()
-        hello_port = free_port()
-        hello = subprocess.Popen([sys.executable, "-c", HELLO, str(hello_port), str(args.threads)],
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        caddy = None
-        try:
-            caddy, port = start_caddy(folder, server.port, args.proxy_pool) if args.proxy else (None, server.port)
-            set_up_started = time.monotonic()
-            tables, static = set_up(server.base, entering, idle, args.watch)
-            set_up_seconds = time.monotonic() - set_up_started
-            record = Record()
-            record.proxy_pids = [caddy.pid] if caddy else []
-            pids = server_pids(server.process.pid)
-            measured, cpu, stuck = asyncio.run(drive(tables, static, port, hello_port, args, record, pids))
-            record.hello_cpu = asyncio.run(hello_cpu_per_request(hello_port, hello.pid))
-        finally:
-            if caddy:
-                caddy.terminate()
-                caddy.wait()
-            hello.terminate()
-            hello.wait()
-            server.stop()
-            log.close()
+        with served(Path(folder) / "orchard.db", log=open(Path(folder) / "server.log", "wb"), env=env) as server:
+            return _drive_served(server, folder, entering, idle, args, set_up)
+
+
+def _drive_served(server, folder, entering, idle, args, set_up):
+    """The run against a started server, with the hello-world floor (and Caddy) beside it."""
+    hello_port = free_port()
+    hello = subprocess.Popen([sys.executable, "-c", HELLO, str(hello_port), str(args.threads)],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    caddy = None
+    try:
+        caddy, port = start_caddy(folder, server.port, args.proxy_pool) if args.proxy else (None, server.port)
+        set_up_started = time.monotonic()
+        tables, static = set_up(server.base, entering, idle, args.watch)
+        set_up_seconds = time.monotonic() - set_up_started
+        record = Record()
+        record.proxy_pids = [caddy.pid] if caddy else []
+        pids = server_pids(server.process.pid)
+        measured, cpu, stuck = asyncio.run(drive(tables, static, port, hello_port, args, record, pids))
+        record.hello_cpu = asyncio.run(hello_cpu_per_request(hello_port, hello.pid))
+    finally:
+        if caddy:
+            caddy.terminate()
+            caddy.wait()
+        hello.terminate()
+        hello.wait()
     return record, measured, cpu, stuck, set_up_seconds
 
 

@@ -25,7 +25,8 @@ from playwright.sync_api import sync_playwright
 REPO = Path(__file__).resolve().parents[1]
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the drivers in tests/support/
-from support.loopback import Phone, ServerProcess
+from support.loopback import Phone
+from serve import served
 
 FIRST_VISIT_MAX = 80 * 1024
 TAP_MAX = 4 * 1024
@@ -125,11 +126,8 @@ def main(argv=None):
     if args.base:
         return report(measure(args.chromium, args.base, *set_up(args.base)))
     with tempfile.TemporaryDirectory(prefix="orchard-weight-") as folder:
-        server = ServerProcess(Path(folder) / "orchard.db").start()
-        try:
+        with served(Path(folder) / "orchard.db") as server:
             results = measure(args.chromium, server.base, *set_up(server.base))
-        finally:
-            server.stop()
     return report(results)
 
 

@@ -16,14 +16,17 @@ from support.loopback import ServerProcess
 
 
 @contextlib.contextmanager
-def served(database, **env):
-    """`orchard serve` on a free loopback port with the database at `database` (and the settings in
-    `env`, e.g. ORCHARD_CONNECTION_LIMIT="40"); stopped after."""
-    server = ServerProcess(database, env=env).start()
+def served(database, log=None, env=None, **settings):
+    """`orchard serve` on a free loopback port with the database at `database` and the settings in
+    `env` or as keywords (e.g. ORCHARD_CONNECTION_LIMIT="40"), its output to the file `log` (closed
+    after, when given); stopped after. The one way every bench starts a server."""
+    server = ServerProcess(database, log=log, env={**(env or {}), **settings}).start()
     try:
         yield server
     finally:
         server.stop()
+        if log:
+            log.close()
 
 
 def run_checks(doc, options, prefix, check, argv=None):

@@ -31,7 +31,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the drivers in tests/support/
-from support.loopback import LIVE_VERSION, Phone, ServerProcess, plan_scores
+from support.loopback import LIVE_VERSION, Phone, plan_scores
+from serve import served
 
 KINDS = ("static", "live 204", "live 200", "start", "bid", "target", "tap", "round page", "save")
 STATIC_URL = re.compile(r'href="(/static/app\.css\?v=[0-9a-f]+)"')
@@ -158,10 +159,9 @@ def main(argv=None):
 
     with tempfile.TemporaryDirectory(prefix="orchard-bench-") as folder:
         database = Path(folder) / "orchard.db"
-        server = ServerProcess(database, log=open(Path(folder) / "server.log", "wb"),
-                               env={"ORCHARD_CREW_LIMIT": "10000 per hour"}).start()  # one address
         record, stop = Record(), threading.Event()
-        try:
+        with served(database, log=open(Path(folder) / "server.log", "wb"),
+                    ORCHARD_CREW_LIMIT="10000 per hour") as server:  # one address
             tables = [Table(server.base, record, stop, args.tap_pause, i) for i in range(args.tables)]
             idle = []
             for i in range(args.idle):
@@ -189,9 +189,6 @@ def main(argv=None):
             for worker in workers:
                 worker.join(timeout=60)
             stuck = [w for w in workers if w.is_alive()]
-        finally:
-            server.stop()
-            server.log.close()
         stored, doubled, integrity = stored_rounds(database)
 
     answered = {int(t.game_url.rsplit("/", 1)[1]): [n for n, _ in t.answered] for t in tables}

@@ -27,7 +27,8 @@ REPO = Path(__file__).resolve().parents[1]
 
 from page_weight import CHROMIUM_ARGS
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the drivers in tests/support/
-from support.loopback import Phone, ServerProcess
+from support.loopback import Phone
+from serve import served
 
 TARGET = 1.3
 
@@ -97,11 +98,8 @@ def main(argv=None):
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="orchard-paint-") as folder:
-        server = ServerProcess(Path(folder) / "orchard.db").start()
-        try:
+        with served(Path(folder) / "orchard.db") as server:
             tap, floor = measure(args.chromium, server.base, set_up(server.base), args.taps)
-        finally:
-            server.stop()
     for name, values in (("htmx static file (floor)", floor), ("rank tap", tap)):
         print(f"{name:<26} median {statistics.median(values):6.1f} ms   p90 {p90(values):6.1f} ms   ({len(values)} taps)")
     ratio = statistics.median(tap) / statistics.median(floor)
