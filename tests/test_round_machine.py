@@ -38,6 +38,7 @@ from support.round_reloads import ReloadSteps
 from support.html_text import field_value, poll_url, select
 from support.round_secrets import leaks, remaining, rest_problems
 from support.table import Table
+from support.profiles import examples
 
 NAMES = ("Ann", "Ben", "Cleo", "Dan")
 CODES = [card.code for card in DECK]
@@ -364,7 +365,7 @@ def _run(examples, steps):
 
 def test_a_round_machine_small_run():
     """make check's short profile (about half the time it took at 15 × 30); make test runs the long one."""
-    _run(examples=8, steps=25)
+    _run(examples=examples(8, check=4), steps=25)
 
 
 @pytest.mark.fuzz

@@ -7,6 +7,9 @@ import pytest
 
 from support.loopback import Phone, ServerProcess
 
+# A real `orchard serve`: in `make test`, not `make check`.
+pytestmark = pytest.mark.slow
+
 GUESS_LIMIT = 5
 
 
@@ -28,7 +31,6 @@ def round_url(server):
     return phone, url
 
 
-@pytest.mark.slow
 def test_the_round_page_and_every_answer_under_it_are_never_stored(round_url):
     phone, url = round_url
     page = phone.get(url)

@@ -33,6 +33,7 @@ from support.apps import make_app
 from support.club_nights import board, new_night, night_of, play_round
 from support.html_text import select, texts
 from support.table import Table
+from support.profiles import examples
 
 EIGHT = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
 
@@ -182,7 +183,7 @@ def _run(examples, steps):
 
 
 def test_the_stage_clock_machine_short_run():
-    _run(examples=5, steps=15)
+    _run(examples=examples(5, check=3), steps=15)
 
 
 @pytest.mark.fuzz
