@@ -12,20 +12,29 @@ from support.table import Table
 
 share_compiled_templates()
 
-# The longest tests (20 to 50 s each on 2 cores) start first: at the end of `make test` the last
-# tests are short ones, not one long test running alone while the other core waits for it.
+# The longest tests (20 to 100 s each on 2 cores, longest first, as a fresh clone's --durations
+# listed them) start first: at the end of `make test` the last tests are short ones, not one long
+# test running alone while the other core waits for it.
 LONGEST_FIRST = (
-    "browser/test_club_night.py::test_nine_players_three_stages",
     "browser/test_accessibility.py::test_axe_finds_nothing",
+    "browser/test_club_night.py::test_nine_players_three_stages",
     "test_round_machine.py::test_a_round_machine_long_run",
-    "browser/test_table_follows.py::",
-    "browser/test_csp.py::",
     "test_club_night_machine.py::test_a_club_night_machine_long_run",
-    "test_bench_smoke.py::test_a_bench_still_runs[load_night.py]",
-    "browser/test_night_follow_browser.py::test_four_phones",
+    "test_stage_clock_machine.py::test_the_stage_clock_machine_long_run",
+    "browser/test_csp.py::",
+    "browser/test_table_follows.py::",
+    "test_restore_property.py::test_mutated_exports_long_run",
     "browser/test_seat_privacy.py::",
+    "browser/test_night_follow_browser.py::test_four_phones",
+    "browser/test_four_phones.py::",
+    "test_bench_smoke.py::test_a_bench_still_runs[load_night.py]",
+    "browser/test_table_trust.py::",
+    "test_season_machine.py::test_a_season_machine_long_run",
+    "test_club_night_log.py::test_a_restored_night_whose_log_is_full",
+    "browser/test_layout_sweep.py::",
     "browser/test_two_phones.py::",
     "browser/test_full_game_quick.py::",
+    "browser/test_corrections.py::",
 )
 
 
