@@ -9,8 +9,8 @@ from scoring import MAX_BID, MAX_GOAL, HouseRules
 from scoring.game import MAX_HANDS, RULE_NAMES, TIE_RULES
 from web.crews import RULES
 from support.html_text import field_value, labelled, notice, text, texts
-from support.rounds import BIG_TARGETS
 from support.profiles import examples
+from support.rounds import BIG_TARGETS
 
 ALL_EIGHTY = [{"4": 3}, {"2": 3}, {"3": 3}, {"5": 3}]
 SHARED_500 = {"goal": "500", "goal_other": "", "tie_rule": "shared", "min_bid": "2", "redeal_moves_deal": "yes"}

@@ -14,8 +14,8 @@ from store import connect
 from scoring.rounds import Hand, QuickHand
 from support.apps import make_app
 from support.html_text import save_fields, select, text, text_of
-from support.table import Table
 from support.profiles import examples
+from support.table import Table
 
 NAMES = ("Ann", "Ben", "Cleo", "Dan")
 

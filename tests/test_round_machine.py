@@ -33,12 +33,12 @@ from scoring.entries import hand_score, round_left_out, round_problems
 from store import rounds as round_store
 from store import seats as seat_store
 from support.apps import make_app
+from support.html_text import field_value, poll_url, select
+from support.profiles import examples
 from support.round_corrections import CorrectionSteps
 from support.round_reloads import ReloadSteps
-from support.html_text import field_value, poll_url, select
 from support.round_secrets import leaks, remaining, rest_problems
 from support.table import Table
-from support.profiles import examples
 
 NAMES = ("Ann", "Ben", "Cleo", "Dan")
 CODES = [card.code for card in DECK]

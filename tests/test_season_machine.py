@@ -20,8 +20,8 @@ from support.apps import make_app
 from support.club_nights import HANDS, play_round
 from support.exports import export_of, restore
 from support.html_text import select, texts
-from support.table import Table
 from support.profiles import examples
+from support.table import Table
 
 POOL = ["Ann", "Ben", "Cleo", "Dan", "Émile", "Zoë Łukasiewicz-Brzęczyszczykiewiczówna"[:40]]
 

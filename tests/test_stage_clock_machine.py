@@ -32,8 +32,8 @@ from store import rounds as round_store
 from support.apps import make_app
 from support.club_nights import board, new_night, night_of, play_round
 from support.html_text import select, texts
-from support.table import Table
 from support.profiles import examples
+from support.table import Table
 
 EIGHT = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
 
