@@ -76,7 +76,7 @@ def _write(night, number, ends_at, minutes):
         if stage is None or number != max(stages):
             raise Refused(f"Stage {number} is not the night's current stage.", 404, field="clock")
         if stage["status"] == "playing" and not any(table["status"] == "playing" for table in stage["tables"].values()):
-            raise Refused(f"Every table of stage {number} has finished: there is nothing left to time.", field="clock")
+            raise Refused(f"Every table of stage {number} has finished: there is nothing left to time.", field="stage")
         night_store.set_clock(db, night["id"], number, ends_at)
         night_store.log(db, night["id"], "clock", stage=number, count=minutes)
         night_store.bump(db, night["id"])
@@ -105,8 +105,8 @@ def close_if_time_is_up(db, game, saved, round_open=None):
 def close_stage(night, number):
     """The organiser's close, once the clock has passed: every table of the stage between hands
     ends its game with the hands played (a table in a hand finishes it first). Returns how many
-    games it ended."""
-    ended = 0
+    games it ended and how many still play (in a hand, or before their first)."""
+    ended = playing = 0
     with write() as db:
         stages = {stage["number"]: stage for stage in night_store.stages(night["id"], db)}
         stage = stages.get(number)
@@ -114,9 +114,11 @@ def close_stage(night, number):
             raise Refused(f"Stage {number} is not being played.", 404, field="clock")
         if not time_up(stage):
             raise Refused(f"Stage {number}'s clock has not run out yet.", field="clock")
-        for table in stage["tables"].values():
-            if table["status"] != "playing":
-                continue
+        tables = [table for table in stage["tables"].values() if table["status"] == "playing"]
+        if not tables:
+            raise Refused(f"Every table of stage {number} has finished: there is nothing left to end.",
+                          field="stage")  # the clock's panel is gone: said beside the stage's controls
+        for table in tables:
             game = game_store.game(night["crew_id"], table["game_id"])
             saved = round_store.scored(game["id"], db)
             closed = close_if_time_is_up(db, game, len(saved))
@@ -125,6 +127,8 @@ def close_stage(night, number):
                 game_store.set_result(db, game["id"], result.over, result.winners, saved)
                 game_store.bump(db, game["id"])
                 ended += 1
+            else:
+                playing += 1
         if ended:
             night_store.bump(db, night["id"])
-    return ended
+    return ended, playing

@@ -203,9 +203,17 @@ def test_the_organiser_ends_the_tables_between_hands_once_time_is_up(app, client
     assert attribute(answer, "#night", "data-clock-refresh") is None
     response = client.post(night + "/stages/1/clock/close", headers=HX)
     assert element_text(response, "#note-clock") == ("1 table between hands ended with the hands played; "
-                                                      "a table still in a hand ends once it is saved.")
+                                                      "the table still playing ends once its hand is saved.")
     _, stages = night_of(app, night)
     assert [table["status"] for _, table in sorted(stages[0]["tables"].items())] == ["finished", "playing"]
+    play_round(app, crew, second, (0, 1, 2, 3))
+    # Every table has finished: a second close (a stale page, a double tap) has nothing to end.
+    again = client.post(night + "/stages/1/clock/close", headers=HX)
+    assert again.status_code == 409
+    assert element_text(again, "#note-stage") == "Every table of stage 1 has finished: there is nothing left to end."
+    timed = client.post(night + "/stages/1/clock", data={"until": "20:30", "offset": "0"}, headers=HX)
+    assert timed.status_code == 409
+    assert element_text(timed, "#note-stage") == "Every table of stage 1 has finished: there is nothing left to time."
 
 
 def test_the_clock_and_its_log_line_go_out_and_come_back_with_the_night(app, client, crew, clock, started):

@@ -61,12 +61,14 @@ def clock_close(token, night_id, number):
     """Once the clock has run out: the tables between hands end their games now."""
     crew, night = load_night(token, night_id)
     try:
-        ended = stage_clock.close_stage(night, number)
+        ended, playing = stage_clock.close_stage(night, number)
     except Refused as error:
         return refused(token, night_id, error, field="clock")
     said = (f"{ended} table{'' if ended == 1 else 's'} between hands ended with the hands played" if ended
             else "No table was between hands")
-    return done(token, night_id, f"{said}; a table still in a hand ends once it is saved.", "clock")
+    still = ("" if not playing else "; the table still playing ends once its hand is saved" if playing == 1
+             else f"; the {playing} tables still playing end once their hands are saved")
+    return done(token, night_id, f"{said}{still}.", "clock")
 
 
 @bp.app_template_filter("stage_clock")
