@@ -1,13 +1,32 @@
 """A round's, a hand's and a logged change's columns as entered and kept, written once. A
-correction's copy (store/rounds.py), the export's hands (store/export.py) and the restore's staging
-file and copy (store/restore.py) are built from these, so a new column is added here and follows
-everywhere."""
-# A round of a game as entered: its place, its deal and bid, when, and for a correction the revision
-# it was copied from. `id` and `version` (how many times phones saw it change) are the database's
-# own and not carried.
-ROUND = ("game_id", "number", "revision", "status", "mode", "dealer", "redeals", "bid_seat", "bid_number",
-         "bid_suit", "created", "updated", "copied_from")
+correction's copy (store/rounds.py), the export (store/export.py), the file's model
+(store/export_format.py) and the restore's staging file and copy (store/restore.py) are built from
+these, so a new column is added here and follows everywhere."""
+import typing
+from typing import Optional
+
+from typing_extensions import NotRequired
+
+from .file_types import Mode, Redeals, RoundCount, RoundStatus, Seat, Stamp
+
+# A round of a game as its file carries it, each column with the type the file holds. A column added
+# after the file's first version is NotRequired: written only when it has a value, and None when a
+# file leaves it out. (The bid, three columns, is one object in the file: `BID`.)
+ROUND_FILE = {
+    "number": RoundCount, "revision": RoundCount, "status": RoundStatus, "mode": Mode, "dealer": Seat,
+    "redeals": Redeals, "created": Optional[Stamp], "updated": Optional[Stamp],
+    "copied_from": NotRequired[RoundCount],  # a correction's source revision (m0014)
+}
+BID = ("bid_seat", "bid_number", "bid_suit")
+# A round as kept: its game, its file's columns and its bid. `id` and `version` (how many times phones
+# saw it change) are the database's own and not carried.
+ROUND = ("game_id", *ROUND_FILE, *BID)
 # A hand of a round: what a seat entered, its score (a cache the engine recomputes) and who entered it.
 HAND = ("round_id", "seat", "mode", "target", "won", "counts", "score", "target_bonus", "entered_by", "done")
 # A round's logged change: when, what, its detail, who, and how many times in a row (m0015).
 CHANGE = ("round_id", "at", "action", "detail", "by", "times")
+
+
+def later(kind):
+    """Whether a column of a file's declaration was added after its first version (NotRequired)."""
+    return typing.get_origin(kind) is NotRequired

@@ -191,13 +191,11 @@ def _hand_out(hand):
 
 def _round_out(row, hands, changes, signoffs):
     return {
-        "number": row["number"], "revision": row["revision"], "status": row["status"],
-        "mode": row["mode"], "dealer": row["dealer"], "redeals": row["redeals"],
+        # Its columns as `columns` declares them; one added later is written only when it has a value.
+        **{key: row[key] for key, kind in columns.ROUND_FILE.items()
+           if not (columns.later(kind) and row[key] is None)},
         "bid": None if row["bid_number"] is None else
         {"seat": row["bid_seat"], "number": row["bid_number"], "suit": row["bid_suit"]},
-        "created": row["created"], "updated": row["updated"],
-        # A correction's source: its "correction started" and "corrected" lines are worded from it.
-        **({"copied_from": row["copied_from"]} if row["copied_from"] else {}),
         "hands": [_hand_out(hand_from_row(hand, row["mode"])) for hand in hands.get(row["id"], [])],
         "changes": [
             {"at": change["at"], "action": change["action"], "detail": change["detail"], "by": change["by"],

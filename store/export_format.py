@@ -3,25 +3,20 @@ count), which parses and checks a file's bytes in one pass in Rust; its first co
 sentence naming the game, round and field (RestoreError). What a type cannot say is checked after
 it, in `restore_checks`."""
 import codecs
-import datetime
 import json
 from typing import Annotated, Any, Literal, Optional
 
-from pydantic import AfterValidator, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import Field, TypeAdapter, ValidationError, with_config
 from typing_extensions import NotRequired, TypedDict
 
-from scoring import (CARD_CODES, MAX_BID, MODES, NAME_MAX, NOTE_MAX, PLAYERS, RANKS, ROUNDS_MAX, SUIT_NAMES, YEARS,
-                     club_night)
-from scoring import names as name_rule
+from scoring import MAX_BID, NAME_MAX, NOTE_MAX, PLAYERS, RANKS, SUIT_NAMES, YEARS, club_night
 from scoring.season import MAX_SEASONS
-from scoring import notes as note_rule
 
+from . import columns
 from .export import FORMAT, VERSION
+from .file_types import STRICT, TEXT_MAX, Card, Count, Mode, Name, Note, Seat, Stamp, TableNumber, Text
 
-ROUND_STATUSES = ("entering", "scored", "replaced", "deleted", "discarded")
 GAME_STATUSES = ("playing", "finished", "abandoned")
-TEXT_MAX = 2000  # any text the app writes (a change's detail, a device id) is far shorter
-STAMP_MAX = 40
 TIMES_MAX = 10**9  # a run of one step logged as one line (a change's `times`)
 GAMES_MAX = 10**9
 NIGHT_CHANGES_MAX = club_night.MAX_LOG_LINES
@@ -44,48 +39,10 @@ class NotJson(RestoreError):
 
 # --- The file's shape -------------------------------------------------------------------------
 
-def _stamp(value):
-    """A time as the app stores it: ISO 8601 with its offset from UTC, in a year pages can show."""
-    when = datetime.datetime.fromisoformat(value)
-    if when.utcoffset() is None or when.year not in YEARS:
-        raise ValueError("not a time the app writes")
-    return value
-
-
-def _name(value):
-    """A crew's, player's or night's name by the one rule the forms follow (`scoring.names`), as
-    the rule shows it."""
-    name = name_rule.clean(value)
-    if name_rule.problem(name):
-        raise ValueError("not a name the app writes")
-    return name
-
-
-def _note(value):
-    """A note by the one rule the note form follows (`scoring.notes`), kept as the form keeps it."""
-    note = note_rule.clean(value)
-    if note_rule.problem(note):
-        raise ValueError("not a note the app writes")
-    return note
-
-
-Stamp = Annotated[str, Field(max_length=STAMP_MAX), AfterValidator(_stamp)]
-Name = Annotated[str, Field(min_length=1, max_length=NAME_MAX), AfterValidator(_name)]
-Text = Annotated[str, Field(max_length=TEXT_MAX)]
-Note = Annotated[str, Field(max_length=NOTE_MAX), AfterValidator(_note)]
-Seat = Annotated[int, Field(ge=0, le=PLAYERS - 1)]
-TableNumber = Annotated[int, Field(ge=1, le=club_night.MAX_PLAYERS // PLAYERS)]
-# A card as the app stores it ("10S", "QH"): what a player types is read by the engine when it is
-# entered, and only its code is kept.
-Card = Literal[tuple(sorted(CARD_CODES))]
-Count = Annotated[int, Field(ge=0, le=52)]
-_STRICT = ConfigDict(strict=True)
-
-
 class Hand(TypedDict):
-    __pydantic_config__ = _STRICT
+    __pydantic_config__ = STRICT
     seat: Seat
-    mode: NotRequired[Literal[MODES]]  # files from before a hand had its own mode carry it on the round
+    mode: NotRequired[Mode]  # files from before a hand had its own mode carry it on the round
     target: Optional[Card]
     won: Annotated[list[Card], Field(max_length=52)]
     counts: dict[Literal[RANKS], Count]
@@ -95,14 +52,14 @@ class Hand(TypedDict):
 
 
 class Bid(TypedDict):
-    __pydantic_config__ = _STRICT
+    __pydantic_config__ = STRICT
     seat: Seat
     number: Annotated[int, Field(ge=1, le=MAX_BID)]
     suit: Literal[tuple(SUIT_NAMES)]
 
 
 class Change(TypedDict):
-    __pydantic_config__ = _STRICT
+    __pydantic_config__ = STRICT
     at: Stamp
     action: Text
     detail: Optional[Text]
@@ -111,31 +68,24 @@ class Change(TypedDict):
 
 
 class SignOff(TypedDict):
-    __pydantic_config__ = _STRICT
+    __pydantic_config__ = STRICT
     seat: Seat
     device: Text
     at: Stamp
 
 
-class Round(TypedDict):
-    __pydantic_config__ = _STRICT
-    number: Annotated[int, Field(ge=1, le=ROUNDS_MAX)]
-    revision: Annotated[int, Field(ge=1, le=ROUNDS_MAX)]
-    dealer: Seat
-    status: Literal[ROUND_STATUSES]
-    mode: Literal[MODES]
-    redeals: Annotated[int, Field(ge=0, le=ROUNDS_MAX)]
-    bid: Optional[Bid]
-    created: Optional[Stamp]
-    updated: Optional[Stamp]
-    copied_from: NotRequired[Annotated[int, Field(ge=1, le=ROUNDS_MAX)]]  # a correction's source revision
-    hands: Annotated[list[Hand], Field(min_length=PLAYERS, max_length=PLAYERS)]
-    changes: list[Change]
-    signoffs: list[SignOff]
+# A round: its columns as `columns` declares them, then its bid, hands, changes and sign-offs.
+Round = with_config(STRICT)(TypedDict("Round", {
+    **columns.ROUND_FILE,
+    "bid": Optional[Bid],
+    "hands": Annotated[list[Hand], Field(min_length=PLAYERS, max_length=PLAYERS)],
+    "changes": list[Change],
+    "signoffs": list[SignOff],
+}))
 
 
 class Game(TypedDict):
-    __pydantic_config__ = _STRICT
+    __pydantic_config__ = STRICT
     number: Annotated[int, Field(ge=1, le=GAMES_MAX)]
     created: Stamp
     finished: Optional[Stamp]
@@ -150,13 +100,13 @@ class Game(TypedDict):
 
 
 class Player(TypedDict):
-    __pydantic_config__ = _STRICT
+    __pydantic_config__ = STRICT
     name: Name
     created: Stamp
 
 
 class Crew(TypedDict):
-    __pydantic_config__ = _STRICT
+    __pydantic_config__ = STRICT
     name: Name
     created: Stamp
     rules: NotRequired[dict[str, Any]]  # read by the engine's HouseRules, as a game's are
@@ -168,27 +118,27 @@ class Crew(TypedDict):
 
 
 class NightPlayer(TypedDict):
-    __pydantic_config__ = _STRICT
+    __pydantic_config__ = STRICT
     name: Name
     here: bool
     joined: Stamp
 
 
 class NightPlace(TypedDict):
-    __pydantic_config__ = _STRICT
+    __pydantic_config__ = STRICT
     player: Name
     table: Optional[TableNumber]
     seat: Optional[Seat]
 
 
 class NightTable(TypedDict):
-    __pydantic_config__ = _STRICT
+    __pydantic_config__ = STRICT
     table: TableNumber
     game: Annotated[int, Field(ge=1, le=GAMES_MAX)]
 
 
 class StageMade(TypedDict):
-    __pydantic_config__ = _STRICT
+    __pydantic_config__ = STRICT
     by: Literal["season", "tonight"]
     tables: Annotated[list[Annotated[list[Optional[Annotated[int, Field(ge=1, le=SEASON_PLAYERS_MAX)]]],
                                      Field(min_length=PLAYERS, max_length=PLAYERS)]],
@@ -196,7 +146,7 @@ class StageMade(TypedDict):
 
 
 class NightStage(TypedDict):
-    __pydantic_config__ = _STRICT
+    __pydantic_config__ = STRICT
     number: Annotated[int, Field(ge=1, le=club_night.MAX_STAGES)]
     status: Literal["planned", "playing"]
     drawn: Stamp
@@ -209,7 +159,7 @@ class NightStage(TypedDict):
 
 
 class NightChange(TypedDict):
-    __pydantic_config__ = _STRICT
+    __pydantic_config__ = STRICT
     at: Stamp
     action: Text
     detail: Annotated[str, Field(max_length=NIGHT_DETAIL_MAX)]  # an older release's words, or ""
@@ -223,7 +173,7 @@ class NightChange(TypedDict):
 
 class ClubNight(TypedDict):
     """A club night (format and ranking are checked by the rule engine, as when one is made)."""
-    __pydantic_config__ = _STRICT
+    __pydantic_config__ = STRICT
     name: Name
     created: Stamp
     format: Text
@@ -238,7 +188,7 @@ class ClubNight(TypedDict):
 
 
 class SeasonLeftOut(TypedDict):
-    __pydantic_config__ = _STRICT
+    __pydantic_config__ = STRICT
     game: NotRequired[Annotated[int, Field(ge=1, le=GAMES_MAX)]]
     night: NotRequired[Annotated[int, Field(ge=1, le=GAMES_MAX)]]  # its place in the file's club nights
     reason: Note
@@ -250,7 +200,7 @@ StandingLine = tuple[Annotated[int, Field(ge=1, le=SEASON_PLAYERS_MAX)], Name, A
 
 
 class SeasonChange(TypedDict):
-    __pydantic_config__ = _STRICT
+    __pydantic_config__ = STRICT
     at: Stamp
     action: Literal["opened", "rule", "left out", "counted again"]
     detail: Optional[Text]
@@ -260,7 +210,7 @@ class SeasonChange(TypedDict):
 
 class Season(TypedDict):
     """A season (its days and rule checked by the engine, as when one is opened)."""
-    __pydantic_config__ = _STRICT
+    __pydantic_config__ = STRICT
     name: Name
     created: Stamp
     first_day: Annotated[str, Field(max_length=10)]
@@ -272,7 +222,7 @@ class Season(TypedDict):
 
 
 class Export(TypedDict):
-    __pydantic_config__ = _STRICT
+    __pydantic_config__ = STRICT
     format: Literal[FORMAT]
     version: Literal[VERSION]
     crew: Crew

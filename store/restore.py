@@ -333,6 +333,9 @@ def _stage_nights(conn, crew, game_ids, player_ids, by_number):
     conn.execute("COMMIT")
 
 
+_NONE_YET = dict.fromkeys(columns.ROUND)  # a column a file leaves out (added after it was written)
+
+
 def _stage_game(rows, game_id, game, game_ids, player_ids, round_id):
     """Add one checked game's rows; returns the last staged round number."""
     rows["games"].append((game_id, game["created"], game["finished"], json.dumps(game["rules"]), game["first_dealer"],
@@ -346,7 +349,7 @@ def _stage_game(rows, game_id, game, game_ids, player_ids, round_id):
     for entry in game["rounds"]:
         round_id += 1
         bid = entry["bid"] or {}
-        stored = {**entry, "game_id": game_id, "bid_seat": bid.get("seat"), "bid_number": bid.get("number"),
+        stored = {**_NONE_YET, **entry, "game_id": game_id, "bid_seat": bid.get("seat"), "bid_number": bid.get("number"),
                   "bid_suit": bid.get("suit")}
         rows["rounds"].append((round_id, *(stored[column] for column in columns.ROUND)))
         rows["hands"] += [tuple({**hand, "round_id": round_id, "won": " ".join(hand["won"]),

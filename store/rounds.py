@@ -224,14 +224,23 @@ def touch(db, round_id, board=True):
     return version, bump(db, game_id, board)
 
 
+_SETTABLE = frozenset(columns.ROUND) - {"game_id", "number", "revision", "status"}
+
+
+def update(db, round_id, board=True, **fields):
+    """Set columns of a round (any of `columns.ROUND` but its place and status) and mark it changed
+    (`touch`: the scoreboard's phones too when `board`)."""
+    if not fields or not _SETTABLE.issuperset(fields):
+        raise ValueError(f"not columns a round's entry sets: {sorted(set(fields) - _SETTABLE)}")
+    db.execute(f"UPDATE rounds SET {', '.join(f'{name} = ?' for name in fields)} WHERE id = ?",
+               [*fields.values(), round_id])
+    touch(db, round_id, board=board)
+
+
 def set_bid(db, round_id, seat, number, suit, correction=False):
-    db.execute(
-        "UPDATE rounds SET bid_seat = ?, bid_number = ?, bid_suit = ? WHERE id = ?",
-        [seat, number, suit, round_id],
-    )
     if correction:
         _clear_agreements(db, round_id)
-    touch(db, round_id, board=False)
+    update(db, round_id, board=False, bid_seat=seat, bid_number=number, bid_suit=suit)
 
 
 def _clear_agreements(db, round_id):

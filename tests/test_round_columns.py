@@ -1,0 +1,65 @@
+"""A round's columns are declared once (`store/columns.py`): the rounds table, the export, the
+file's model and the restore all follow that one declaration, so a new column of a round is a
+migration and a line there (issue 45.4)."""
+from store import columns, connect
+from store.export_format import Round
+from support.exports import export_of, restore
+from support.rounds import BIG_COUNTS, BIG_TARGETS
+
+NESTED = {"bid", "hands", "changes", "signoffs"}  # a round's parts the file holds as objects
+LATER = {key for key, kind in columns.ROUND_FILE.items() if columns.later(kind)}
+
+
+def _kept(db, game_id):
+    """Every declared column of a game's rounds as stored, but the game's id."""
+    return db.execute(f"SELECT {', '.join(columns.ROUND[1:])} FROM rounds WHERE game_id = ?"
+                      " ORDER BY number, revision", [game_id]).fetchall()
+
+
+def _saved_and_corrected(client, table):
+    """A game whose round 1 was saved and then corrected: two revisions, the second copied."""
+    table.start_game()
+    url = table.save_quick_round(BIG_TARGETS, BIG_COUNTS)
+    client.post(url + "/correct")
+    client.post(url + "/hands/0/counts/4", data={"count": 2})
+    assert client.post(url + "/save", data=table.save_form(url)).status_code == 303
+
+
+def test_the_declaration_is_the_rounds_table(app):
+    """A migration that adds a column to rounds without declaring it fails here."""
+    kept = {row[1] for row in connect(app.config["DATABASE"]).execute("PRAGMA table_info(rounds)")}
+    assert kept - {"id", "version"} == set(columns.ROUND)
+
+
+def test_the_files_model_of_a_round_is_the_declaration():
+    assert set(Round.__annotations__) == set(columns.ROUND_FILE) | NESTED
+    assert Round.__optional_keys__ == LATER == {"copied_from"}
+
+
+def test_each_declared_column_is_exported_and_restored_as_it_was(app, client, table):
+    _saved_and_corrected(client, table)
+
+    rounds = export_of(client, table.crew_url)["games"][0]["rounds"]
+    # The first revision has no source: a column added later is left out while it has no value.
+    assert [set(entry) for entry in rounds] == [set(columns.ROUND_FILE) - LATER | NESTED,
+                                                set(columns.ROUND_FILE) | NESTED]
+    assert [entry["copied_from"] for entry in rounds[1:]] == [1]
+
+    db = connect(app.config["DATABASE"])
+    before = _kept(db, db.execute("SELECT max(id) FROM games").fetchone()[0])
+    response = restore(client, export_of(client, table.crew_url))
+    assert response.status_code == 303
+    after = _kept(db, db.execute("SELECT max(id) FROM games").fetchone()[0])
+    assert after == before and len(after) == 2
+
+
+def test_a_file_without_a_later_column_restores_it_as_none(app, client, table):
+    _saved_and_corrected(client, table)
+    data = export_of(client, table.crew_url)
+    for entry in data["games"][0]["rounds"]:
+        entry.pop("copied_from", None)  # as a file from before m0014
+    assert restore(client, data).status_code == 303
+    db = connect(app.config["DATABASE"])
+    restored = db.execute("SELECT max(id) FROM games").fetchone()[0]
+    assert [row["copied_from"] for row in db.query(
+        "SELECT copied_from FROM rounds WHERE game_id = ? ORDER BY revision", [restored])] == [None, None]
