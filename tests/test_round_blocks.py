@@ -2,6 +2,7 @@
 templates/rounds/show.html, drawn alone by name. A block drawn alone must be the very element the
 whole page draws (a block sees only the render's context, so a name set or a macro imported
 outside it would be missing alone and still work on the page)."""
+import re
 from pathlib import Path
 
 import lxml.html
@@ -89,3 +90,17 @@ def test_the_round_page_has_no_partials_named_at_run_time():
     assert templates == ["_controls.html", "_saved.html", "show.html"]
     for path in (ROOT / "templates").rglob("*.html"):
         assert "include \"rounds/\" ~" not in path.read_text(), path
+
+
+def test_every_answer_redraws_blocks_of_the_page_and_every_kind_is_used():
+    """What each answer redraws is named in one place (web/rounds/redraw.py): each name is a block
+    of the page, and each kind there is one a view asks for (a stale entry would hide a change)."""
+    from web.rounds import redraw
+
+    page = (ROOT / "templates" / "rounds" / "show.html").read_text()
+    defined = set(re.findall(r"{%-? block (\w+)", page))
+    for kind, blocks in redraw.REDRAWN.items():
+        assert set(blocks) <= defined, (kind, set(blocks) - defined)
+    views = "".join((ROOT / "web" / "rounds" / name).read_text() for name in ("entry.py", "saved.py"))
+    asked = set(re.findall(r'redraw\.blocks\("([^"]+)"', views)) | {"card", "rank", "target"}  # a tap's control
+    assert asked == set(redraw.REDRAWN)

@@ -2,10 +2,10 @@
 bid, a redeal and saving it. What happens to a saved round is in `saved`.
 
 Each view parses its form, calls one function of the round service (`services.rounds` or
-`services.taps`) and draws what changed. A tap that goes through updates the display
-regions around its control (scores, the check, the player's tab) out of band and leaves the
-control as the player set it, so the page stays put; a refused tap swaps its control back as
-stored, out of band, with the reason next to it.
+`services.taps`) and draws what changed: `redraw` names, for each kind of answer, the page's
+blocks it swaps out of band. A tap that goes through redraws the regions around its control
+(scores, the check, the player's tab) and leaves the control as the player set it, so the page
+stays put; a refused tap swaps its control back as stored, with the reason next to it.
 """
 import json
 
@@ -17,6 +17,7 @@ from scoring import CardError, parse_card, parse_rank
 from services import rounds as service
 from services import taps
 from services.refusals import NotOpen, Refused, Stale
+from . import redraw
 from .forms import BidForm, CardTapForm, CountTapForm, DoneForm, ModeForm, SaveForm, TargetForm
 
 from ..render import see_other, wants_fragment
@@ -50,14 +51,15 @@ def round_live(number):
         return page(view_of(number), notice="Your seat was moved to another phone.")
     if str(view.entry["id"]) != request.args.get("r") or not view.entering:
         return page(view)
-    blocks = ["deal", "bid_summary", "tabs", "check", "clock"]
+    blocks = list(redraw.blocks("poll"))
     cleared = None
     if request.args.get("agreed") == "1" and view.correction and g.viewer.seat not in view.correction.agreed:
         # This phone showed its player's agreement to the correction, and a change cleared it.
         cleared = ("Your agreement was cleared: the correction changed after you agreed. Check what it "
                    "changes now, and agree again if it is right.")
     if request.args.get("bid_known", view.bid_key) != view.bid_key:
-        blocks[1] = "bid"  # saved, changed or redealt on another phone: this phone's form is out of date
+        # saved, changed or redealt on another phone: this phone's form is out of date
+        blocks[blocks.index("bid_summary")] = "bid"
     if view.seat in view.hidden:
         blocks.append("hand")
     elif _changed_elsewhere(view.entry["hands"][view.seat]):
@@ -100,7 +102,7 @@ def hand_show(number, seat):
     view = view_of(number, seat_in_range(seat))
     if not view.entering or not wants_fragment():
         return page(view)
-    return regions(view, "tabs", "hand")
+    return regions(view, *redraw.blocks("tab"))
 
 
 def _moving_on(response, view, next_seat):
@@ -127,19 +129,11 @@ def _tap(number, seat, form, apply, control):
         return not_open(number, gone)
     except Stale as stale:
         view = view_of(number, seat)
-        return regions(view, "tabs", "check", "hand", status=409, hand_notice=stale.sentence)
+        return regions(view, *redraw.blocks("stale"), status=409, hand_notice=stale.sentence)
     except Refused as refused:
         return _refused(number, seat, refused.sentence, control, refused.status)
     view = service.round_view(g.game, entry, g.viewer, seat, problems)
-    blocks = ["tabs", "check", "hand_result", "message", "bar_message"]
-    if control["kind"] == "card":
-        blocks.append("pile_count")
-    if control["kind"] == "target":
-        blocks.append("target_summary")
-        if view.hand["mode"] == "exact":
-            blocks.append("card_grid")  # the grid marks the target card as taken
-        else:
-            blocks.append("quick_hint")  # the hint names the target's rank, which counts
+    blocks = redraw.blocks(control["kind"], view)
     if next_tab is None:
         return regions(view, *blocks, control=control, message_text="", bar_text="")
     # Said in the bar, which is always in view (under the row a card was tapped in, it could be
@@ -156,9 +150,9 @@ def _refused(number, seat, message, control, status):
         return not_open(number)
     if seat in view.hidden:
         # The hand is entered on its own phone now: drawn as private, with no control put back.
-        return regions(view, "tabs", "check", "hand", "bar_message", status=status, bar_text="")
-    return regions(view, "control", "bar_message", status=status, control=control, message_text=message,
-                    bar_text="")
+        return regions(view, *redraw.blocks("refused hidden"), status=status, bar_text="")
+    return regions(view, *redraw.blocks("refused"), status=status, control=control, message_text=message,
+                   bar_text="")
 
 
 @bp.post("/hands/<int:seat>/cards/<code>")
@@ -212,7 +206,7 @@ def mode_update(number, seat):
     if not form.validate_on_submit():
         return _refused(number, seat_in_range(seat), first_error(form), {"kind": "none", "slot": "mode"}, 422)
     return _hand_change(number, seat, "mode", lambda: taps.set_hand_mode(
-        g.game, g.viewer, number, seat, form.mode.data))
+        g.game, g.viewer, number, seat, form.mode.data), redraw.blocks("mode"))
 
 
 @bp.post("/hands/<int:seat>/remaining")
@@ -220,14 +214,12 @@ def mode_update(number, seat):
 def remaining_create(number, seat):
     """Give this pile every card that nobody holds yet (exact entry)."""
     return _hand_change(number, seat, "done", lambda: taps.give_remaining(g.game, g.viewer, number, seat),
-                        blocks=("tabs", "check", "card_grid", "hand_result"))
+                        redraw.blocks("rest"))
 
 
-def _hand_change(number, seat, slot, apply, blocks=("tabs", "check", "hand")):
-    """A change to a whole hand (its entry mode, the rest of the cards): the `blocks` of the hand
-    that it changes are drawn again; a refusal is said next to the `slot` control. (The rest of
-    the cards leaves the target step as the player has it, open or folded, so nothing above the
-    grid moves.)"""
+def _hand_change(number, seat, slot, apply, blocks):
+    """A change to a whole hand (its entry mode, the rest of the cards): the `blocks` it changes
+    are drawn again; a refusal is said next to the `slot` control."""
     seat = seat_in_range(seat)
     try:
         entry, problems = apply()
@@ -257,7 +249,7 @@ def hand_done(number, seat):
         load(g.game["id"])  # the game as this save left it: over, perhaps
         ended = _where_the_table_went(view)
         return see_other(ended) if ended else page(view)
-    return regions(view, "tabs", "check", "hand_result")
+    return regions(view, *redraw.blocks("done"))
 
 
 # --- The round as a whole -----------------------------------------------------------------------
@@ -278,13 +270,13 @@ def bid_update(number):
             form.number.errors.append(refused.sentence)
     view = view_of(number, tab_arg())
     if form.errors:
-        return regions(view, "bid", "deal", "check", status=422, bid_form=form)
+        return regions(view, *redraw.blocks("bid form"), status=422, bid_form=form)
     # The form stays open as the player has it, the first bid too: folded under a thumb still
     # tapping, it would move the hands below it up, and the next tap would land on a count. A form
     # that showed a refusal is drawn again, open, without it.
     if request.form.get("refused"):
-        return regions(view, "bid", "deal", "check", bid_open=True)
-    return regions(view, "bid_summary", "bid_known", "bid_hint", "deal", "check")
+        return regions(view, *redraw.blocks("bid form"), bid_open=True)
+    return regions(view, *redraw.blocks("bid"))
 
 
 @bp.post("/redeal")
@@ -295,11 +287,11 @@ def redeal_create(number):
     except NotOpen as gone:
         return not_open(number, gone)
     except Refused as refused:  # said under the redeal button
-        return regions(view_of(number, tab_arg()), "bid", "deal", "check", status=refused.status,
+        return regions(view_of(number, tab_arg()), *redraw.blocks("bid form"), status=refused.status,
                        notice=refused.sentence)
     again = "same dealer" if same_dealer else "the deal moves on"
     view = service.round_view(g.game, entry, g.viewer, tab_arg())
-    return regions(view, "bid", "deal", "check", notice=f"Everyone passed: {again}, deal again and bid.")
+    return regions(view, *redraw.blocks("bid form"), notice=f"Everyone passed: {again}, deal again and bid.")
 
 
 @bp.post("/save")
@@ -307,18 +299,20 @@ def redeal_create(number):
 def round_save(number):
     form = SaveForm()
     if not form.validate_on_submit():
-        return regions(view_of(number), "check", status=422, save_message="Reload the page and save again.")
+        return regions(view_of(number), *redraw.blocks("save refused"), status=422,
+                       save_message="Reload the page and save again.")
     try:
         problems = service.save(g.game, g.viewer, number, form.version.data, form.singles.data)
     except NotOpen as gone:
         return not_open(number, gone)
     except Refused as refused:
         if refused.field == "save":  # said beside the button, as the round's own problems are
-            return regions(view_of(number), "check", status=refused.status, save_message=refused.sentence)
-        return regions(view_of(number, tab_arg()), "check", "bar_message", status=refused.status,
-                       bar_text=refused.sentence)
+            return regions(view_of(number), *redraw.blocks("save refused"), status=refused.status,
+                           save_message=refused.sentence)
+        return regions(view_of(number, tab_arg()), *redraw.blocks("save refused in the bar"),
+                       status=refused.status, bar_text=refused.sentence)
     if problems:
-        return regions(view_of(number, tab_arg(), problems), "check", status=422, tried_save=True,
+        return regions(view_of(number, tab_arg(), problems), *redraw.blocks("save refused"), status=422, tried_save=True,
                         save_message="This round cannot be saved yet: fix the problems listed here.")
     # "Round N saved." goes with the scoreboard's address, not in a flash: a flash would write
     # the session cookie here and again where the scoreboard shows it, for every round saved.

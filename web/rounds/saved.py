@@ -8,6 +8,7 @@ from services import rounds as service
 from services.refusals import NotOpen, Refused
 
 from ..render import see_other
+from . import redraw
 from .forms import SaveForm
 from .page import bp, not_open, page, regions, tab_arg, view_of
 
@@ -29,14 +30,16 @@ def correction_agree(number):
     """A seated player agrees to the open correction as their phone shows it (`version`)."""
     form = SaveForm()
     if not form.validate_on_submit():
-        return regions(view_of(number), "check", status=422, save_message="Reload the page and agree again.")
+        return regions(view_of(number), *redraw.blocks("save refused"), status=422,
+                       save_message="Reload the page and agree again.")
     try:
         corrections.agree(g.game, g.viewer, number, form.version.data)
     except NotOpen as gone:
         return not_open(number, gone)
     except Refused as refused:
-        return regions(view_of(number), "check", status=refused.status, save_message=refused.sentence)
-    return regions(view_of(number, tab_arg()), "tabs", "check")
+        return regions(view_of(number), *redraw.blocks("save refused"), status=refused.status,
+                       save_message=refused.sentence)
+    return regions(view_of(number, tab_arg()), *redraw.blocks("agreed"))
 
 
 @bp.post("/correct")
