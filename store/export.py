@@ -186,7 +186,7 @@ def _grouped(db, sql, ids, key):
 
 
 def _hand_out(hand):
-    return {key: hand[key] for key in columns.HAND[1:]}  # all but round_id: a hand is inside its round
+    return {key: hand[key] for key in columns.HAND_FILE}  # a hand is inside its round
 
 
 def _round_out(row, hands, changes, signoffs):

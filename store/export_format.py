@@ -9,12 +9,12 @@ from typing import Annotated, Any, Literal, Optional
 from pydantic import Field, TypeAdapter, ValidationError, with_config
 from typing_extensions import NotRequired, TypedDict
 
-from scoring import MAX_BID, NAME_MAX, NOTE_MAX, PLAYERS, RANKS, SUIT_NAMES, YEARS, club_night
+from scoring import MAX_BID, NAME_MAX, NOTE_MAX, PLAYERS, SUIT_NAMES, YEARS, club_night
 from scoring.season import MAX_SEASONS
 
 from . import columns
 from .export import FORMAT, VERSION
-from .file_types import STRICT, TEXT_MAX, Card, Count, Mode, Name, Note, Seat, Stamp, TableNumber, Text
+from .file_types import STRICT, TEXT_MAX, Name, Note, Seat, Stamp, TableNumber, Text
 
 GAME_STATUSES = ("playing", "finished", "abandoned")
 TIMES_MAX = 10**9  # a run of one step logged as one line (a change's `times`)
@@ -39,16 +39,8 @@ class NotJson(RestoreError):
 
 # --- The file's shape -------------------------------------------------------------------------
 
-class Hand(TypedDict):
-    __pydantic_config__ = STRICT
-    seat: Seat
-    mode: NotRequired[Mode]  # files from before a hand had its own mode carry it on the round
-    target: Optional[Card]
-    won: Annotated[list[Card], Field(max_length=52)]
-    counts: dict[Literal[RANKS], Count]
-    score: NotRequired[Any]  # a cache: recomputed
-    entered_by: Optional[Text]
-    done: Optional[Stamp]
+# A hand: its columns as `columns` declares them.
+Hand = with_config(STRICT)(TypedDict("Hand", columns.HAND_FILE))
 
 
 class Bid(TypedDict):

@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, ConfigDict, Field
 
-from scoring import CARD_CODES, MODES, NAME_MAX, NOTE_MAX, PLAYERS, ROUNDS_MAX, YEARS, club_night
+from scoring import CARD_CODES, MODES, NAME_MAX, NOTE_MAX, PLAYERS, RANKS, ROUNDS_MAX, YEARS, club_night
 from scoring import names as name_rule
 from scoring import notes as note_rule
 
@@ -55,4 +55,6 @@ Mode = Literal[MODES]
 # A card as the app stores it ("10S", "QH"): what a player types is read by the engine when it is
 # entered, and only its code is kept.
 Card = Literal[tuple(sorted(CARD_CODES))]
-Count = Annotated[int, Field(ge=0, le=52)]
+Cards = Annotated[list[Card], Field(max_length=len(CARD_CODES))]
+Count = Annotated[int, Field(ge=0, le=len(CARD_CODES))]
+Counts = dict[Literal[RANKS], Count]  # a pile entered by counts: how many of each rank

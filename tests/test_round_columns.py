@@ -1,8 +1,8 @@
-"""A round's columns are declared once (`store/columns.py`): the rounds table, the export, the
+"""A round's and a hand's columns are declared once (`store/columns.py`): the rounds table, the export, the
 file's model and the restore all follow that one declaration, so a new column of a round is a
 migration and a line there (issue 45.4)."""
 from store import columns, connect
-from store.export_format import Round
+from store.export_format import Hand, Round
 from support.exports import export_of, restore
 from support.rounds import BIG_COUNTS, BIG_TARGETS
 
@@ -31,9 +31,15 @@ def test_the_declaration_is_the_rounds_table(app):
     assert kept - {"id", "version"} == set(columns.ROUND)
 
 
-def test_the_files_model_of_a_round_is_the_declaration():
+def test_the_declaration_is_the_hands_table(app):
+    kept = {row[1] for row in connect(app.config["DATABASE"]).execute("PRAGMA table_info(hands)")}
+    assert kept - {"id", "version"} == set(columns.HAND)
+
+
+def test_the_files_model_of_a_round_and_a_hand_is_the_declaration():
     assert set(Round.__annotations__) == set(columns.ROUND_FILE) | NESTED
     assert Round.__optional_keys__ == LATER and "copied_from" in LATER
+    assert set(Hand.__annotations__) == set(columns.HAND_FILE)
 
 
 def test_each_declared_column_is_exported_and_restored_as_it_was(app, client, table):
@@ -46,6 +52,7 @@ def test_each_declared_column_is_exported_and_restored_as_it_was(app, client, ta
     assert [set(entry) for entry in rounds] == [
         {key for key in columns.ROUND_FILE if key not in LATER or row[key] is not None} | NESTED for row in before]
     assert [entry.get("copied_from") for entry in rounds] == [None, 1]
+    assert all(set(hand) == set(columns.HAND_FILE) for entry in rounds for hand in entry["hands"])
     response = restore(client, export_of(client, table.crew_url))
     assert response.status_code == 303
     after = _kept(db, db.execute("SELECT max(id) FROM games").fetchone()[0])
