@@ -20,6 +20,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 
 import flask
+import jinja2_fragments.flask as fragments
 
 import store
 import store.limits
@@ -74,6 +75,60 @@ class Statements:
         finally:
             self.on = False
         return list(self.seen)
+
+
+class Phases:
+    """Where a request's time goes inside the app, summed over the calls made while `on`: Flask's
+    hooks before the view, the view (templates apart), the templates (Flask's and jinja2-fragments'
+    render signals), the hooks after it; the rest of a call is Werkzeug's request and response
+    and the test client."""
+
+    NAMES = ("hooks before", "view", "templates", "hooks after")
+
+    def __init__(self, app):
+        self.on, self.spent, self.started = False, dict.fromkeys(self.NAMES, 0.0), None
+        for method, name in (("preprocess_request", "hooks before"), ("dispatch_request", "view"),
+                             ("process_response", "hooks after")):
+            setattr(app, method, self._timed(getattr(app, method), name))
+        for before, after in ((flask.before_render_template, flask.template_rendered),
+                              (fragments.before_render_template_blocks, fragments.template_blocks_rendered),
+                              (fragments.before_render_template_block, fragments.template_block_rendered)):
+            before.connect(self._render_starts, app, weak=False)
+            after.connect(self._render_ends, app, weak=False)
+
+    def _timed(self, call, name):
+        def timed(*args, **kwargs):
+            start = time.perf_counter()
+            try:
+                return call(*args, **kwargs)
+            finally:
+                if self.on:
+                    self.spent[name] += time.perf_counter() - start
+        return timed
+
+    def _render_starts(self, sender, **extra):
+        self.started = time.perf_counter()
+
+    def _render_ends(self, sender, **extra):
+        if self.on and self.started is not None:
+            took = time.perf_counter() - self.started
+            self.spent["templates"] += took
+            self.spent["view"] -= took  # drawn inside the view
+        self.started = None
+
+    def measure(self, call, times):
+        """Each phase's mean share of `call` in milliseconds, and the call's own mean."""
+        self.spent = dict.fromkeys(self.NAMES, 0.0)
+        self.on = True
+        start = time.perf_counter()
+        try:
+            for _ in range(times):
+                call()
+        finally:
+            self.on = False
+        total = (time.perf_counter() - start) / times * 1000
+        shares = {name: spent / times * 1000 for name, spent in self.spent.items()}
+        return {**shares, "the rest": total - sum(shares.values()), "whole": total}
 
 
 def median_ms(samples):
@@ -184,6 +239,13 @@ def main(argv=None):
                            "hello POST")
         enter_block()
         sql["save"] = statements.count(save)
+        phases = Phases(app)
+        spent = {"tap": phases.measure(tap, min(args.repeat, 100))}
+        fresh_poll()
+        spent["poll 204"] = phases.measure(poll, min(args.repeat, 100))
+        unsaved.clear()
+        enter_block()
+        spent["save"] = phases.measure(save, BLOCK)
 
     failed = False
     print(f"{'request':<11} {'median ms':>9} {'floor ms':>9} {'× floor':>8} {'SQL':>4}   target")
@@ -196,6 +258,9 @@ def main(argv=None):
         target = f"≤ {most_ratio}× {floor}" + (f", ≤ {most_sql} SQL" if most_sql else "")
         print(f"{kind:<11} {median_ms(samples):>9.3f} {median_ms(floor_samples):>9.3f} {ratio:>7.1f}×"
               f" {count:>4}   {target}: {'ok' if ok else 'MISSED'}")
+    print("\nWhere the time goes, mean ms a request: " + ", ".join(
+        f"{kind} {parts['whole']:.2f} (" + ", ".join(f"{name} {ms:.2f}" for name, ms in parts.items()
+                                                     if name != "whole") + ")" for kind, parts in spent.items()))
     if args.show_sql:
         for kind, seen in sql.items():
             print(f"\n{kind}: {len(seen)} statements")
