@@ -4,6 +4,7 @@ every revision that was ever saved passing the same round check as a live save, 
 words. Every cached value (scores, bonuses, the verdict) is recomputed by the rule engine.
 Used by the restore's child process (`store.restore`); RestoreError names the first thing wrong.
 """
+import datetime
 import operator
 from typing import NamedTuple, Optional
 
@@ -38,12 +39,19 @@ def checked(raw):
         look = name_rule.look(player["name"])
         _need(look not in looks, name_rule.look_alike_sentence(player["name"], looks.get(look), "another player in the file"))
         looks[look] = player["name"]
-    numbers = set()
+    numbers, started = set(), None
     for game in games:
         _need(game["number"] not in numbers, "Each game needs a number of its own.")
         _need(game["rematch_of"] is None or game["rematch_of"] in numbers,
               f"Game {game['number']} has no proper rematch of.")
+        # An export lists the games in the order they were started (and numbers them so): a game
+        # started before the one listed above it would be numbered, and its rematch placed, anew.
+        when = datetime.datetime.fromisoformat(game["created"])
+        _need(started is None or when >= started,
+              f"Game {game['number']} was started before the game listed above it: an export lists its games "
+              "in the order they were started.")
         numbers.add(game["number"])
+        started = when
     return crew, players, games, names
 
 

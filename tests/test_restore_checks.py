@@ -54,6 +54,10 @@ def _two_open_revisions(data):
         (lambda d: d["games"][0].update(created="0001-01-01T00:00:00+00:00"),
          "Game 1 has no proper created (a date and time with its UTC offset, in the years 1970 to 9998)."),
         (lambda d: d["games"][0].update(created="2026-03-12T19:00:00"), "Game 1 has no proper created"),
+        # Listed first but started last: its export would number the games anew, and a rematch of it
+        # would then name a game after it (found by the restore property's long run).
+        (lambda d: d["games"][0].update(created="2099-01-01T00:00:00+00:00"),
+         "Game 2 was started before the game listed above it: an export lists its games in the order they were started."),
         (lambda d: d["games"][0]["rounds"][0]["changes"][0].update(at="0001-01-01T00:00:00+00:00"),
          "Game 1, round 1: a change has no proper at"),
         (lambda d: d["games"][0]["rounds"].append(dict(d["games"][0]["rounds"][2], number=9, status="discarded")),
