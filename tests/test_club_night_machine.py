@@ -186,8 +186,19 @@ class ClubNightMachine(NightLinkSteps, NightFollowSteps, RuleBasedStateMachine):
     @rule(k=st.integers(0, 1), pick=st.integers(0, 3), order=st.permutations(range(4)))
     def save_a_round(self, k, pick, order):
         games = self.playing_games(k)
-        if games:
-            play_round(self.app, self.crew, games[pick % len(games)]["game_id"], tuple(order))
+        if not games:
+            return
+        game = games[pick % len(games)]
+        _, stages = self.state(k)
+        with self.app.app_context():
+            between_hands = game["hands"] >= 1 and round_store.open_round(game["game_id"]) is None
+        if between_hands and stage_clock.time_up(stages[-1]):
+            # The stage's time is up and the table is between hands: its Start ends the game with
+            # the hands it played, and no round is opened.
+            self.post(f"{self.crew}games/{game['game_id']}/rounds")
+            assert self.state(k)[1][-1]["tables"][game["table_no"]]["status"] == "finished"
+            return
+        play_round(self.app, self.crew, game["game_id"], tuple(order))
 
     @rule(k=st.integers(0, 1), pick=st.integers(0, 20), seat=st.integers(0, 3), pair=st.booleans())
     def correct_a_round(self, k, pick, seat, pair):
