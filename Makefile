@@ -52,7 +52,8 @@ test: $(INSTALLED_TEST) browsers
 check: $(INSTALLED_TEST)
 	$(BIN)/lint-imports
 	@start=$$(date +%s); \
-	ORCHARD_TESTS=check $(BIN)/python -m pytest -q -n auto -m "not browser and not fuzz and not crash and not engines and not served and not slow"; status=$$?; \
+	ORCHARD_TESTS=check $(BIN)/python -m pytest -q -n auto --ignore=tests/browser --ignore=tests/engines \
+	  -m "not browser and not fuzz and not crash and not engines and not served and not slow"; status=$$?; \
 	echo "make check: $$(( $$(date +%s) - start )) s"; exit $$status
 
 # Every benchmark at its own default size, one after the other (about ten minutes): each prints
