@@ -26,7 +26,8 @@ REDRAWN = {
     # The round as a whole
     "bid": ("bid_summary", "bid_known", "bid_hint", "deal", "check"),  # the form stays open as it is
     "bid form": ("bid", "deal", "check"),  # the bid's form drawn again: refused, or a redeal
-    "save refused": ("check",),  # said beside the Save button, as the round's own problems are
+    # Said in the check, beside its Save (or a correction's "I agree") button, as the round's problems are.
+    "save refused": ("check",),
     "save refused in the bar": ("check", "bar_message"),  # a refusal about no one control
     "agreed": ("tabs", "check"),
     # A poll that found a change made on another phone: the phone's own controls are never in it.
