@@ -2,6 +2,7 @@
 templates/rounds/show.html, drawn alone by name. A block drawn alone must be the very element the
 whole page draws (a block sees only the render's context, so a name set or a macro imported
 outside it would be missing alone and still work on the page)."""
+import copy
 import re
 from pathlib import Path
 
@@ -24,7 +25,7 @@ REGIONS = {"poll": "poll", "deal": "deal", "bid": "step-bid", "bid_known": "bid-
 def _element(html, element_id):
     found = select(html, f"#{element_id}")
     assert len(found) == 1, element_id
-    element = found[0]
+    element = copy.deepcopy(found[0])  # the parsed page is shared (support/html_text.parse)
     element.tail = None  # what follows the element is not part of it
     for inner in element.iter():
         inner.attrib.pop("hx-swap-oob", None)

@@ -3,6 +3,7 @@ whitespace: the text of elements, whitespace collapsed, their attributes, links 
 import functools
 import json
 
+import lxml.etree
 import lxml.html
 from lxml.cssselect import CSSSelector
 
@@ -13,11 +14,19 @@ def text(response):
 
 
 def parse(html):
-    """The page (or fragment) as an lxml tree; accepts a response, or an element already parsed."""
+    """The page (or fragment) as an lxml tree; accepts a response, or an element already parsed.
+
+    A text is parsed once however many questions are asked of it (a stateful test asks a dozen of
+    each answer), so the tree is shared: never change it (copy it with `copy.deepcopy` first)."""
     if isinstance(html, lxml.html.HtmlElement):
         return html
     if not isinstance(html, str):
         html = text(html)
+    return _parsed(html)
+
+
+@functools.lru_cache(maxsize=32)
+def _parsed(html):
     return lxml.html.fromstring(html) if html.strip() else lxml.html.fromstring("<html></html>")
 
 
@@ -77,10 +86,13 @@ def poll_url(html):
 def text_of(html):
     """A page's text as a reader sees it, whitespace collapsed (tags dropped, entities decoded);
     what scripts and styles hold is not text a reader sees."""
-    root = parse(html)
-    for hidden in root.xpath("//script | //style | //template"):
-        hidden.drop_tree()
-    return _collapsed(root)
+    return " ".join("".join(_READ(parse(html))).split())
+
+
+# Every text node under an element, but those in a script, a style or a template: what
+# `text_content()` reads once those are dropped (the element's own tail is not its text).
+_READ = lxml.etree.XPath("descendant-or-self::text()[not(ancestor-or-self::script or ancestor-or-self::style"
+                         " or ancestor-or-self::template)]")
 
 
 def notice(response):

@@ -124,6 +124,9 @@ class NightFollowSteps:
     def each_phone_is_told_where_its_own_player_sits(self):
         if not hasattr(self, "_follow"):
             return
+        cookies = tuple(getattr(client.get_cookie("session"), "value", None) for client in self._follow)
+        if not self.commits.changed("follow", self.now, cookies):
+            return  # the same stored night, clock and phones: the same boxes
         for k, night in enumerate(self.nights):
             for phone, client in enumerate(self.follow_phones()):
                 words, game_id = self._expected(k, self._player_of(k, phone))

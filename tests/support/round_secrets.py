@@ -6,6 +6,7 @@ marks on the card grids (a card checked, greyed out or named as someone's), the 
 tabs, the controls that would act on a hand, and the "all the remaining cards" button, and
 compare them with the round as stored. They know the rule book, not the templates' internals:
 a card is written "10♥" on every page."""
+import copy
 import re
 
 from scoring import DECK
@@ -57,7 +58,7 @@ def leaks(html, entry, hidden, names, asked=None, strict=True):
     those of the hands this phone sees is named at all, since naming the cards nobody holds
     tells, by what it leaves out, what the hidden hands hold; otherwise (another page, which
     may show saved rounds) no card of a hidden hand is named."""
-    root = parse(html)
+    root = copy.deepcopy(parse(html))  # its controls' labels are dropped below
     secret = set().union(*(hand_cards(entry["hands"][s]) for s in hidden)) if hidden else set()
     seen = set().union(*(hand_cards(hand) for hand in entry["hands"] if hand["seat"] not in hidden))
     found = []
