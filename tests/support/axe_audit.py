@@ -1,5 +1,6 @@
 """axe-core (from the axe-playwright-python package) on a page as it is now, light then dark: the
 browser tests' one audit (tests/browser/test_accessibility.py runs it on every page)."""
+from axe_playwright_python.base import AxeResults
 from axe_playwright_python.sync_playwright import Axe
 
 from support.browser import htmx_settled
@@ -31,7 +32,7 @@ class Audit:
             self.page.emulate_media(color_scheme=scheme)
             # Let a colour transition finish before contrast is measured.
             self.page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
-            results = AXE.run(self.page, options=OPTIONS)
+            results = self._run()
             for violation in results.response["violations"]:
                 targets = [" ".join(map(str, node["target"])) for node in violation["nodes"]]
                 self.found.append(
@@ -48,6 +49,13 @@ class Audit:
         }""")
         if repeated:
             self.found.append(f"{state} duplicate id (moderate): {repeated}")
+
+    def _run(self):
+        """`Axe.run`, but axe-core's script (half a megabyte) is sent to a page only once: a page
+        audited light and dark, or in a later state of the same document, keeps it."""
+        if not self.page.evaluate("() => typeof window.axe === 'object'"):
+            self.page.evaluate(AXE.axe_script)
+        return AxeResults(self.page.evaluate(f"axe.run({AXE._format_script_args(context=None, options=OPTIONS)})"))
 
     def report(self):
         return "\n".join(self.found)
