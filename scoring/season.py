@@ -15,6 +15,8 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Hashable, Mapping, Sequence
 
+from .tenths import tenths
+
 MAX_SEASON_EVENTS = 1000  # the most a rule's "best N" or "at least M" can name
 TREND_LENGTH = 5  # the last results a standings line draws as its trend
 MAX_SEASONS = 100  # a crew's seasons, kept for good
@@ -158,5 +160,4 @@ def percent(value: Fraction | None) -> str:
     """A result or an average as shown: one decimal ("66.7"), whole numbers without ("100")."""
     if value is None:
         return "—"
-    rounded = round(float(value), 1)
-    return f"{rounded:.0f}" if rounded == int(rounded) else f"{rounded:.1f}"
+    return tenths(value, whole_without_point=True)  # 125/4 shows as 31.3, as a table works it

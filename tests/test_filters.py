@@ -1,5 +1,5 @@
 """The words every page uses for places, dates and rates (web/filters.py)."""
-from web.filters import place
+from web.filters import average, place
 
 
 def test_a_place_is_said_as_players_say_it_past_the_first_twenty():
@@ -7,3 +7,10 @@ def test_a_place_is_said_as_players_say_it_past_the_first_twenty():
     assert [place(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 102, 111, 112, 0, None)] == [
         "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd", "101st", "102nd", "111th",
         "112th", "—", "—"]
+
+
+def test_an_average_is_rounded_as_a_table_works_it_half_away_from_zero():
+    """A player's average round of 97 points over 4 rounds is 24.25: the page said 24.2 (a float's
+    rounding takes a half to the even tenth), a table working it by hand says 24.3."""
+    assert [average(v) for v in (97 / 4, 24.5, 45.0, -29 / 4, -0.04, 0.05, 2 / 3, None)] == [
+        "24.3", "24.5", "45", "−7.3", "0", "0.1", "0.7", "—"]

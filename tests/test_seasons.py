@@ -28,6 +28,13 @@ def test_a_game_of_four_gives_100_66_7_33_3_and_0():
     assert [percent(r) for r in event_results({"a": 1, "b": 2, "c": 3, "d": 4}).values()] == ["100", "66.7", "33.3", "0"]
 
 
+def test_an_average_halfway_between_two_tenths_is_shown_rounded_up_as_a_table_works_it():
+    # 31.25 is exact in binary, so Python's round() took it down to the even tenth, 31.2: a player
+    # working 125/4 by hand says 31.3 (found by the season machine: its reference rounds half up).
+    assert [percent(Fraction(n, 4)) for n in (125, 127, 2, 398)] == ["31.3", "31.8", "0.5", "99.5"]
+    assert percent(Fraction(1999, 20)) == "100" and percent(Fraction(1, 20)) == "0.1" and percent(Fraction(1, 21)) == "0"
+
+
 def test_a_tie_shares_the_places_it_covers():
     results = event_results({"a": 1, "b": 1, "c": 3, "d": 3})
     assert results == {"a": Fraction(250, 3), "b": Fraction(250, 3), "c": Fraction(50, 3), "d": Fraction(50, 3)}

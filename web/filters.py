@@ -5,6 +5,7 @@ import datetime
 
 from scoring import RANKS, format_points, parse_cards, rank_name
 from scoring.cards import a_rank
+from scoring.tenths import tenths
 
 from .club_night_changes import night_change_words
 from .round_changes import change_words
@@ -46,10 +47,7 @@ def percent(rate):
 
 def average(value):
     """An average to one decimal, without a needless ".0", with a real minus sign: 45, 24.5, −7.3."""
-    if value is None:
-        return "—"
-    text = f"{value:.1f}".removesuffix(".0")
-    return "0" if text == "-0" else text.replace("-", "−")
+    return "—" if value is None else tenths(value, whole_without_point=True)
 
 
 def place(n):

@@ -6,7 +6,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ..piles import MINUS
+from ..tenths import tenths
 from .rules import RANKINGS, NightError
 
 @dataclass(frozen=True)
@@ -39,10 +39,7 @@ def per_hand_text(value: Fraction | None) -> str:
     """Points per hand as the leaderboard shows them: to a tenth, half away from zero (25/4 is 6.3,
     −5/2 is −2.5), worked on the exact fraction the ranking compares, with a real minus sign as
     every score has; "–" before a hand is played. A value that rounds to 0.0 has no sign."""
-    if value is None:
-        return "–"
-    tenths = int(abs(value) * 10 + Fraction(1, 2))  # floor of |value| × 10 + ½: half away from zero
-    return f"{MINUS if value < 0 and tenths else ''}{tenths // 10}.{tenths % 10}"
+    return "–" if value is None else tenths(value)
 
 
 def placement_points(table: TableScore) -> dict:
