@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Hashable, Mapping, Sequence
 
-from .tenths import tenths
+from .rounding import tenths
 
 MAX_SEASON_EVENTS = 1000  # the most a rule's "best N" or "at least M" can name
 TREND_LENGTH = 5  # the last results a standings line draws as its trend

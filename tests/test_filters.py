@@ -1,5 +1,5 @@
 """The words every page uses for places, dates and rates (web/filters.py)."""
-from web.filters import average, place
+from web.filters import average, percent, place
 
 
 def test_a_place_is_said_as_players_say_it_past_the_first_twenty():
@@ -14,3 +14,8 @@ def test_an_average_is_rounded_as_a_table_works_it_half_away_from_zero():
     rounding takes a half to the even tenth), a table working it by hand says 24.3."""
     assert [average(v) for v in (97 / 4, 24.5, 45.0, -29 / 4, -0.04, 0.05, 2 / 3, None)] == [
         "24.3", "24.5", "45", "−7.3", "0", "0.1", "0.7", "—"]
+
+
+def test_a_win_rate_is_rounded_half_up_on_its_exact_value():
+    """29 wins of 200 games are 14.5 %: the page said 14 % (0.145 × 100 is 14.4999… as a float)."""
+    assert [percent(r) for r in (29 / 200, 57 / 200, 1 / 8, 0.0, 1.0, None)] == ["15%", "29%", "13%", "0%", "100%", "—"]

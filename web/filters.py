@@ -5,7 +5,7 @@ import datetime
 
 from scoring import RANKS, format_points, parse_cards, rank_name
 from scoring.cards import a_rank
-from scoring.tenths import tenths
+from scoring.rounding import tenths, whole_percent
 
 from .club_night_changes import night_change_words
 from .round_changes import change_words
@@ -42,7 +42,7 @@ def day_clock(stamp):
 
 
 def percent(rate):
-    return "—" if rate is None else f"{int(rate * 100 + 0.5)}%"  # half up: 62.5% shows as 63%
+    return "—" if rate is None else f"{whole_percent(rate)}%"  # half up: 62.5% shows as 63%, 14.5% as 15%
 
 
 def average(value):

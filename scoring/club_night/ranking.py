@@ -6,7 +6,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ..tenths import tenths
+from ..rounding import tenths
 from .rules import RANKINGS, NightError
 
 @dataclass(frozen=True)
