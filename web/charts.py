@@ -9,6 +9,8 @@ screen readers; pages also show the numbers as a table.
 from dataclasses import dataclass
 from html import escape
 
+from scoring.rounding import tenths
+
 MINUS = "−"
 WIDTH, HEIGHT = 360, 230
 LEFT, RIGHT, TOP, BOTTOM = 40, 76, 14, 30  # room for the y labels, the names, the x labels
@@ -221,7 +223,7 @@ def rating_chart(name, changes, chart_id="rating-chart"):
         labels[-1] = changes[-1]["date"]
     description = (
         f"{name}'s rating after each of their last {len(changes)} rated games, oldest first: "
-        + ", ".join(f"{value:.1f}".replace("-", MINUS) for value in values) + "."
+        + ", ".join(tenths(change["mu"]) for change in changes) + "."
         if changes else f"{name} has no rating yet."
     )
     return line_chart(

@@ -6,6 +6,7 @@ from web.access import CREW, allow
 from web import charts
 from scoring import ratings
 from scoring import format_points
+from scoring.rounding import tenths
 from services import players as player_service
 from services.refusals import Refused
 
@@ -64,7 +65,7 @@ def player_page(crew, player, status=200, rename_form=None, merge_form=None, blo
         rating=rated[-1] if rated else None,
         rating_text=ratings.in_words(rated[-1]["mu"], rated[-1]["sigma"], rated[-1]["games"]) if rated else None,
         rating_chart=charts.rating_chart(player["name"], rated) if rated else None,
-        rating_rows=[[change["date"], f"{change['mu']:.1f}", ratings.in_words(
+        rating_rows=[[change["date"], tenths(change["mu"]), ratings.in_words(
             change["mu"], change["sigma"], change["games"])] for change in rated[::-1]],
         shown_after=ratings.SHOWN_AFTER,
         others=page.others,
