@@ -31,10 +31,10 @@ class Watched:
 class Commits:
     """Whether anything was committed to `path` since a check last ran on the same inputs.
 
-    A stateful test checks what the pages show after every step, and most steps write nothing (a
-    rule that finds nothing to do, a page read): a check asked again of the same stored facts and
-    the same inputs (a phone's cookie, the test's clock) would read the same answers. `changed`
-    says when it must run again."""
+    A stateful test checks what the pages show after every step, and some steps write nothing (a
+    rule that finds nothing to do, a page read; about one step in six of the club night machine's):
+    a check asked again of the same stored facts and the same inputs (a phone's cookie, the test's
+    clock) would read the same answers. `changed` says when it must run again."""
 
     def __init__(self, path):
         self.connection = sqlite3.connect(path, isolation_level=None)
