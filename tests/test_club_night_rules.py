@@ -122,3 +122,26 @@ def test_a_seating_that_leaves_someone_out_or_seats_three_is_refused():
         club_night.swap(Seating(tables=(("A", "B", "C", "D"),), sitting_out=("E",)), "A", "A")
     with pytest.raises(NightError, match="must be in this stage"):
         club_night.swap(Seating(tables=(("A", "B", "C", "D"),), sitting_out=("E",)), "A", "Z")
+
+
+@SOME
+@given(st.integers(min_value=4, max_value=12), st.integers(min_value=0, max_value=4), seeds)
+def test_a_small_nights_draw_weighs_every_split_as_counting_the_meetings_by_hand_does(n, count, seed):
+    """The exhaustive draw prices splits by table numbers, not players: each option it weighs is a
+    split of the players not sitting out, in `_splits`'s order, with the meetings its tables repeat
+    counted pair by pair here."""
+    from scoring.club_night import draw
+
+    present = [f"P{i}" for i in range(n)]
+    earlier = night(present, count, seed)
+    record = Record.of(earlier)
+    choices = draw._sit_out_choices(present, record)
+    by_hand = []
+    for sitting_out in choices:
+        playing = [player for player in present if player not in sitting_out]
+        for split in draw._splits(playing):
+            repeats = sum(frozenset((a, b)) in record.met for table in split
+                          for i, a in enumerate(table) for b in table[i + 1:])
+            by_hand.append((repeats, split, sitting_out))
+    by_hand.sort(key=lambda option: option[0])
+    assert draw._options(present, choices, record) == by_hand

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
+import operator
 import random
 from collections.abc import Hashable, Sequence
 from math import comb
@@ -96,36 +98,56 @@ def _repeats(seating, earlier):
     return (meetings, left)
 
 
-def _costing(record):
-    """The repeats of a table, worked out once per set of four (a split shares its tables with
-    many others)."""
-    known = {}
+class _Costs(dict):
+    """The repeats of each table under one record, worked out once per set of four. The draw's
+    tables list their players in the draw's order, so the same four are always the same tuple."""
 
-    def cost(table):
-        key = frozenset(table)
-        if key not in known:
-            known[key] = _table_cost(table, record)
-        return known[key]
-    return cost
+    def __init__(self, record):
+        super().__init__()
+        self.met = {}  # each player: whom they have met at a table
+        for pair in record.met:
+            a, b = pair
+            self.met.setdefault(a, set()).add(b)
+            self.met.setdefault(b, set()).add(a)
 
-
-class _SplitMemo(dict):
-    """Every split of a set of players, listed once per set while a stage is drawn."""
-
-    def __call__(self, playing):
-        key = tuple(playing)
-        if key not in self:
-            self[key] = list(_splits(playing))
-        return self[key]
+    def __missing__(self, table):
+        a, b, c, d = table  # a split's tables are always of four (PLAYERS)
+        met_a, met_b, met_c = (self.met.get(player, ()) for player in (a, b, c))
+        cost = self[table] = (b in met_a) + (c in met_a) + (d in met_a) + (c in met_b) + (d in met_b) + (d in met_c)
+        return cost
 
 
-def _options(order, choices, record, splits):
+@functools.lru_cache(maxsize=None)
+def _split_pattern(count):
+    """Every split of `count` seats into tables of four, in `_splits`'s order: (each table, as
+    a getter of its seats' players; each split's tables, as numbers into that list, one tuple per
+    place at the split, so that the costs of every split add up column by column)."""
+    tables, number, splits = [], {}, []
+    for split in _splits(list(range(count))):
+        for table in split:
+            if table not in number:
+                number[table] = len(tables)
+                tables.append(table)
+        splits.append([number[table] for table in split])
+    return tuple(operator.itemgetter(*table) for table in tables), tuple(zip(*splits))
+
+
+def _split_costs(order, sitting_out, costs):
+    """The tables of the players not sitting out, and the repeats of each split of them."""
+    playing = [player for player in order if player not in sitting_out]
+    seats, columns = _split_pattern(len(playing))
+    tables = [seats_of(playing) for seats_of in seats]
+    price = [costs[table] for table in tables]
+    return tables, columns, list(map(sum, zip(*(map(price.__getitem__, column) for column in columns))))
+
+
+def _options(order, choices, record):
     """Every (repeats, split, sitting out) for the stage, fewest repeats first (stable)."""
-    options, cost = [], _costing(record)
+    options, costs = [], _Costs(record)
     for sitting_out in choices:
-        playing = [player for player in order if player not in sitting_out]
-        for split in splits(playing):
-            options.append((sum(map(cost, split)), split, sitting_out))
+        tables, columns, split_costs = _split_costs(order, sitting_out, costs)
+        splits = zip(*columns)
+        options.extend((cost, [tables[n] for n in split], sitting_out) for cost, split in zip(split_costs, splits))
     options.sort(key=lambda option: option[0])
     return options
 
@@ -134,8 +156,7 @@ def _best_looking_ahead(order, choices, record, earlier):
     """Of the splits with the fewest repeats now (or one more), the one that leaves the next
     stage, with the same players, the fewest repeats: choosing on this stage alone can paint
     the next one into a corner. Only for nights small enough to try every split."""
-    splits = _SplitMemo()
-    options = _options(order, choices, record, splits)
+    options = _options(order, choices, record)
     fewest = options[0][0]
     near = [option for option in options if option[0] <= fewest + 1][:LOOKAHEAD_OPTIONS]
     if len(near) * len(options) > LOOKAHEAD_LIMIT:
@@ -144,24 +165,21 @@ def _best_looking_ahead(order, choices, record, earlier):
     for option in near:
         cost, split, sitting_out = option
         after = Record.of([*earlier, Seating(tuple(split), tuple(sitting_out))])
-        next_order = order
-        lowest_next = min(_options_cost(next_order, _sit_out_choices(next_order, after), after, splits))
-        score = (cost + lowest_next, cost)
+        score = (cost + _fewest_repeats(order, after), cost)
         if best is None or score < best[0]:
             best = (score, option)
     return best[1]
 
 
-def _options_cost(order, choices, record, splits):
-    """The repeats of each possible next stage, stopping early at none."""
-    table_cost = _costing(record)
-    for sitting_out in choices:
-        playing = [player for player in order if player not in sitting_out]
-        for split in splits(playing):
-            cost = sum(map(table_cost, split))
-            yield cost
-            if cost == 0:
-                return
+def _fewest_repeats(order, record):
+    """The fewest repeats any next stage can have, with these players."""
+    costs, fewest = _Costs(record), None
+    for sitting_out in _sit_out_choices(order, record):
+        lowest = min(_split_costs(order, sitting_out, costs)[2])
+        fewest = lowest if fewest is None else min(fewest, lowest)
+        if fewest == 0:
+            break
+    return fewest
 
 
 def _sit_out_choices(order, record):
