@@ -11,6 +11,7 @@ from jinja2 import BytecodeCache
 from werkzeug.routing.rules import Rule
 
 import store
+import store.limits
 from app import Orchard, create_app
 from support.in_process_restore import restore_in_process
 
@@ -18,18 +19,19 @@ CONFIG = {"TESTING": True, "SECRET_KEY": "test-secret", "WTF_CSRF_ENABLED": Fals
 
 
 class MemoryBytecodeCache(BytecodeCache):
-    """Compiled templates kept in memory, keyed by Jinja on the template's name and source (an
-    edited template is compiled again)."""
+    """Compiled templates kept in memory, keyed by Jinja on the template's name and checked against
+    its source (an edited template is compiled again)."""
 
     def __init__(self):
         self.compiled = {}
 
     def load_bytecode(self, bucket):
-        if bucket.key in self.compiled:
-            bucket.bytecode_from_string(self.compiled[bucket.key])
+        checksum, code = self.compiled.get(bucket.key, (None, None))
+        if checksum == bucket.checksum:  # code objects cannot change: every app shares them
+            bucket.code = code
 
     def dump_bytecode(self, bucket):
-        self.compiled[bucket.key] = bucket.bytecode_to_string()
+        self.compiled[bucket.key] = (bucket.checksum, bucket.code)
 
 
 def share_compiled_templates():
@@ -37,7 +39,7 @@ def share_compiled_templates():
     template once for all: Flask passes the class's `jinja_options` to Jinja; and each URL rule's
     builder once for all (see share_compiled_url_rules). A restore stages its file in a thread,
     not a child process (support/in_process_restore.py). An app on a new file starts from a copy of
-    the migrated one (see start_new_files_migrated)."""
+    the migrated one, and its limits file from a copy too (see start_new_files_migrated)."""
     Orchard.jinja_options = {**Orchard.jinja_options, "bytecode_cache": MemoryBytecodeCache()}
     share_compiled_url_rules()
     restore_in_process()
@@ -105,16 +107,27 @@ def fresh_database(path):
         _template = Path(folder) / "orchard.db"
         _migrate(_template)
     shutil.copy(_template, path)
+    _copied[str(path)] = _stamp(path)
     return path
+
+
+# Copies made by `fresh_database` and not changed since: an app made on one does not migrate it again.
+_copied = {}
+
+
+def _stamp(path):
+    status = os.stat(path)
+    return (status.st_size, status.st_mtime_ns, status.st_ino)
 
 
 def start_new_files_migrated():
     """`create_app` migrates its database at start: through every migration for a file that does
     not exist yet (about a tenth of `make check`'s time when tests did it for each app they made).
     A file that does not exist starts as a copy of `fresh_database`'s, which those same migrations
-    made once; the real migration then runs on it as on any file (and finds nothing to do). A file
-    that exists (an older schema, a damaged file) and one that cannot be written are migrated as
-    they are; tests/test_upgrade.py migrates its files from m0001."""
+    made once, and a copy nothing has changed since (its size, time and inode as copied, no journal
+    beside it) is not migrated again: the real migration would find nothing to do. A file that
+    exists otherwise (an older schema, a damaged file, a copy a test changed) and one that cannot be
+    written are migrated as they are; tests/test_upgrade.py migrates its files from m0001."""
     if getattr(store.migrate, "from_template", False):
         return
 
@@ -124,10 +137,38 @@ def start_new_files_migrated():
                 fresh_database(path)
             except OSError:  # a read-only folder: the real migration says so as it would
                 pass
+        stamp = _copied.pop(str(path), None)
+        if stamp is not None and not any(os.path.exists(f"{path}{end}") for end in ("-wal", "-shm", "-journal")) \
+                and stamp == _stamp(path):
+            return  # the template's own copy, as its migration left it: nothing to do
         _migrate(path)
 
     migrate.from_template = True
     store.migrate = migrate
+    start_new_counters_made()
+
+
+def start_new_counters_made():
+    """Each app also makes the file its limits count in (store/limits.py) beside its database: a
+    new one starts as a copy of one the real `create` made once per process, and an existing one
+    is opened by the real `create` as it would be."""
+    make = store.limits.create
+    template = []
+
+    def create(path):
+        if os.path.exists(path):
+            return make(path)
+        if not template:
+            folder = tempfile.mkdtemp(prefix="orchard-limits-")
+            atexit.register(shutil.rmtree, folder, ignore_errors=True)
+            template.append(os.path.join(folder, "orchard-limits.db"))
+            make(template[0])
+        try:
+            shutil.copy(template[0], path)
+        except OSError:  # a folder that cannot be written: the real `create` says so as it would
+            make(path)
+
+    store.limits.create = create
 
 
 def make_app(path, **config):
