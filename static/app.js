@@ -42,7 +42,10 @@
 
   function say(text) {
     var bar = document.getElementById("bar-msg");
-    if (bar) bar.textContent = text;
+    if (bar) {
+      bar.classList.remove("news");  // what the page says itself is a warning, in the warning's red
+      bar.textContent = text;
+    }
   }
 
   // A poll runs by itself ("every 3s"): nobody tapped, so nothing is said about it but the status.

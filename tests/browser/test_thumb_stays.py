@@ -68,6 +68,8 @@ def test_a_finished_hand_shows_its_target_and_score_before_the_next_opens(table)
     target.tap()
     # The tap's result, where it was made: the card picked, the score, and what comes next.
     expect(page.locator("#bar-msg")).to_have_text("Ann’s hand is in. Ben’s hand opens next.")
+    # News, in the page's green: not in the red the bar says a refusal in.
+    assert colour(page, "#bar-msg") == colour_of(page, "var(--accent)") != colour_of(page, "var(--red)")
     # The card did not move; said in the bar, in view even for a card tapped just over it.
     assert abs(top(page, "label:has(#t-10S)") - where) <= 1
     expect(page.locator("#bar-msg")).to_be_in_viewport()
@@ -78,6 +80,22 @@ def test_a_finished_hand_shows_its_target_and_score_before_the_next_opens(table)
     # Then the next hand opens by itself.
     expect(page.locator(".tabs .tab.current .tab-name")).to_have_text("Ben", timeout=MOVE_ON_SECONDS * 1000 + 5000)
     expect(page.locator("#mode-form .label")).to_have_text("Ben’s entry")
+
+
+def colour(page, selector):
+    return page.locator(selector).evaluate("element => getComputedStyle(element).color")
+
+
+def colour_of(page, value):
+    """The colour a CSS value (a variable of the page's) is drawn in, as the browser computes it."""
+    return page.evaluate("""value => {
+        const probe = document.createElement("span");
+        probe.style.color = value;
+        document.body.append(probe);
+        const computed = getComputedStyle(probe).color;
+        probe.remove();
+        return computed;
+    }""", value)
 
 
 def test_a_tap_while_the_hand_is_shown_keeps_the_player_on_it(table):

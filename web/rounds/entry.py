@@ -139,7 +139,8 @@ def _tap(number, seat, form, apply, control):
     # Said in the bar, which is always in view (under the row a card was tapped in, it could be
     # under the bar): the tap's own result shows where it was made (the card, the summary, the score).
     said = f"{view.names[seat]}’s hand is in. {view.names[next_tab]}’s hand opens next."
-    return _moving_on(regions(view, *blocks, control=control, message_text="", bar_text=said), view, next_tab)
+    return _moving_on(regions(view, *blocks, control=control, message_text="", bar_text=said, bar_news=True),
+                      view, next_tab)
 
 
 def _refused(number, seat, message, control, status):
