@@ -5,9 +5,12 @@ import atexit
 import os
 import shutil
 import tempfile
+import threading
 from pathlib import Path
 
 from jinja2 import BytecodeCache
+from werkzeug.routing import Map
+from werkzeug.routing.matcher import StateMachineMatcher
 from werkzeug.routing.rules import Rule
 
 import store
@@ -36,8 +39,8 @@ class MemoryBytecodeCache(BytecodeCache):
 
 def share_compiled_templates():
     """Every app made from now on in this process (by create_app, directly or not) compiles each
-    template once for all: Flask passes the class's `jinja_options` to Jinja; and each URL rule's
-    builder once for all (see share_compiled_url_rules). A restore stages its file in a thread,
+    template once for all: Flask passes the class's `jinja_options` to Jinja; and each URL rule
+    once for all (see share_compiled_url_rules). A restore stages its file in a thread,
     not a child process (support/in_process_restore.py). An app on a new file starts from a copy of
     the migrated one, and its limits file from a copy too (see start_new_files_migrated)."""
     Orchard.jinja_options = {**Orchard.jinja_options, "bytecode_cache": MemoryBytecodeCache()}
@@ -46,52 +49,80 @@ def share_compiled_templates():
     start_new_files_migrated()
 
 
+class SharedMatcherMap(Map):
+    """A URL map whose matcher, the state machine a request's path is matched by (about a third of
+    what adding an app's rules costs), is built once for all the apps of a test process with the
+    same rules, in the same order, on the same map settings. Matching reads a matcher and never
+    changes it; each app keeps its own rules, so building a URL is its own."""
+
+    matchers = {}
+    building = threading.Lock()
+
+    def add(self, rulefactory):
+        for rule in rulefactory.get_rules(self):
+            rule.bind(self)
+            if not rule.build_only:
+                self.__dict__.setdefault("matched", []).append(rule)
+            self._rules_by_endpoint.setdefault(rule.endpoint, []).append(rule)
+        self._remap = True
+
+    def update(self):
+        if not self._remap:
+            return
+        with self._remap_lock:
+            if not self._remap:
+                return
+            self._matcher = self._shared_matcher()
+            for rules in self._rules_by_endpoint.values():
+                rules.sort(key=lambda rule: rule.build_compare_key())
+            self._remap = False
+
+    def _shared_matcher(self):
+        rules = self.__dict__.get("matched", [])
+        key = (self.merge_slashes, self.host_matching, tuple(sorted(self.converters.items())),
+               tuple((rule.rule, rule.endpoint, tuple(sorted(rule.methods or ())), rule.strict_slashes,
+                      rule.merge_slashes, rule.websocket, repr(rule.redirect_to), rule.subdomain, rule.host,
+                      repr(sorted((rule.defaults or {}).items())), rule.alias) for rule in rules))
+        with self.building:
+            if key not in self.matchers:
+                matcher = StateMachineMatcher(self.merge_slashes)
+                for rule in rules:
+                    matcher.add(rule)
+                matcher.update()
+                self.matchers[key] = matcher
+            return self.matchers[key]
+
+
 def share_compiled_url_rules():
-    """Werkzeug compiles two URL builders per rule for each new app, through Python's `ast` (about
-    three quarters of what making an app costs). A builder is a function of the rule's parts and
-    defaults only (it takes the rule itself as an argument), so apps with the same rules can share
-    them."""
-    original = Rule._compile_builder
+    """Werkzeug compiles each rule for each new app: it parses the rule's text into its parts (their
+    regexes, the converters) and builds two URL builders through Python's `ast`. What compiling
+    makes depends on the rule's text, host or subdomain, defaults and slash setting and on the
+    map's converters and host matching only, and nothing changes it afterwards; the converters keep
+    nothing of the map a test's app can change. So each rule is compiled once for all the apps of a
+    test process, and each app's rule takes the parts, trace and converters, the arguments parsing
+    adds, and the builders (bound to itself). Matching is shared too (SharedMatcherMap)."""
+    original = Rule.compile
     if getattr(original, "shared", False):
         return
     compiled = {}
 
-    def shared_builder(rule, append_unknown=True):
-        key = (rule.rule, rule.subdomain, rule.host, tuple(rule._trace),
-               repr(sorted((rule.defaults or {}).items())), append_unknown)
+    def shared_compile(rule):
+        key = (rule.rule, rule.subdomain, rule.host, rule.merge_slashes, rule.map.host_matching,
+               tuple(sorted(rule.map.converters.items())), repr(sorted((rule.defaults or {}).items())))
         if key not in compiled:
-            compiled[key] = original(rule, append_unknown)
-        return compiled[key]
-
-    shared_builder.shared = True
-    Rule._compile_builder = shared_builder
-    share_parsed_url_rules()
-
-
-def share_parsed_url_rules():
-    """Werkzeug also parses each rule's text into its parts for each new app (its regex, its
-    converters). The parts depend on the text and the map's converters only, and are immutable; the
-    converters they make keep nothing of the map a test's app can change. So a rule's text is parsed
-    once for all apps with the same converters: its parts, and what parsing adds to the rule (its
-    trace, converters and arguments)."""
-    original = Rule._parse_rule
-    parsed = {}
-
-    def shared_parse(rule, text):
-        key = (text, tuple(sorted(rule.map.converters.items())))
-        if key not in parsed:
-            trace, converters, arguments = len(rule._trace), set(rule._converters), set(rule.arguments)
-            parts = list(original(rule, text))
-            parsed[key] = (parts, rule._trace[trace:], {name: converter for name, converter in rule._converters.items()
-                                                         if name not in converters}, rule.arguments - arguments)
-            return iter(parts)
-        parts, trace, converters, arguments = parsed[key]
-        rule._trace.extend(trace)
-        rule._converters.update(converters)
+            before = set(rule.arguments)
+            original(rule)
+            compiled[key] = (rule._parts, rule._trace, rule._converters, rule.arguments - before,
+                             rule._build.__func__, rule._build_unknown.__func__)
+            return
+        parts, trace, converters, arguments, build, build_unknown = compiled[key]
+        rule._parts, rule._trace, rule._converters = parts, trace, converters
         rule.arguments |= arguments
-        return iter(parts)
+        rule._build, rule._build_unknown = build.__get__(rule, None), build_unknown.__get__(rule, None)
 
-    Rule._parse_rule = shared_parse
+    shared_compile.shared = True
+    Rule.compile = shared_compile
+    Orchard.url_map_class = SharedMatcherMap
 
 
 _template = None
