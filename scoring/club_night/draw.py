@@ -104,17 +104,23 @@ class _Costs(dict):
 
     def __init__(self, record):
         super().__init__()
-        self.met = {}  # each player: whom they have met at a table
-        for pair in record.met:
-            a, b = pair
-            self.met.setdefault(a, set()).add(b)
-            self.met.setdefault(b, set()).add(a)
+        self.met = _met_with(record)
 
     def __missing__(self, table):
         a, b, c, d = table  # a split's tables are always of four (PLAYERS)
         met_a, met_b, met_c = (self.met.get(player, ()) for player in (a, b, c))
         cost = self[table] = (b in met_a) + (c in met_a) + (d in met_a) + (c in met_b) + (d in met_b) + (d in met_c)
         return cost
+
+
+def _met_with(record):
+    """Each player: whom they have met at a table before."""
+    met = {}
+    for pair in record.met:
+        a, b = pair
+        met.setdefault(a, set()).add(b)
+        met.setdefault(b, set()).add(a)
+    return met
 
 
 @functools.lru_cache(maxsize=None)
@@ -242,7 +248,7 @@ def _splits(playing):
 
 def _improve(split, record):
     """Swap players between tables while a swap lowers the repeats; returns the final count."""
-    met = record.met
+    met, nobody = _met_with(record), ()
     cost = sum(_table_cost(table, record) for table in split)
     improved = True
     while improved and cost:
@@ -251,13 +257,14 @@ def _improve(split, record):
             table_a, table_b = split[a_index], split[b_index]
             for i, a in enumerate(table_a):
                 for j, b in enumerate(table_b):
+                    met_a, met_b = met.get(a, nobody), met.get(b, nobody)
                     delta = 0
                     for k, x in enumerate(table_a):
                         if k != i:
-                            delta += (frozenset((b, x)) in met) - (frozenset((a, x)) in met)
+                            delta += (x in met_b) - (x in met_a)
                     for k, y in enumerate(table_b):
                         if k != j:
-                            delta += (frozenset((a, y)) in met) - (frozenset((b, y)) in met)
+                            delta += (y in met_a) - (y in met_b)
                     if delta < 0:
                         table_a[i], table_b[j] = b, a
                         a = b
