@@ -3,9 +3,11 @@ of Safari, under Xvfb) and Firefox ESR (headless, geckodriver from the pygeckodr
 from Debian's packages and driven through Selenium. `make test` installs them; a missing one fails
 these tests loudly, never skips them.
 
-Each engine's browsers start once a session (a phone's cookies and storage are cleared before every
-test); every test gets its own app on its own database, served on loopback by waitress."""
+Each engine's browsers start once a session; every test gets its own app on its own database,
+served by waitress on a loopback address of its own (so a phone starts each test with no cookie or
+storage of an earlier one)."""
 import importlib.metadata
+import itertools
 import os
 import platform
 import subprocess
@@ -16,7 +18,6 @@ import pytest
 from selenium import webdriver
 from selenium.common.exceptions import NoAlertPresentException
 from selenium.webdriver.firefox.service import Service as FirefoxService
-from selenium.webdriver.support.ui import WebDriverWait
 from selenium.webdriver.webkitgtk.service import Service as WebKitService
 
 from app import create_app
@@ -196,35 +197,41 @@ def database(tmp_path):
     return tmp_path / "orchard.db"
 
 
+# Each test's server has a loopback address of its own (127.0.0.2, .3, …): cookies ignore the port
+# but not the host, so no cookie an earlier test's page was given can reach this test's pages, and
+# nothing waits on a browser finishing a deletion (WebKit could finish deleting the earlier
+# cookies after the call returned, and take the new page's cookie with them).
+HOSTS = (f"127.0.{n // 250}.{2 + n % 250}" for n in itertools.count())
+
+
 @pytest.fixture
 def server(database):
-    """The app on a free loopback port, with its own database; yields the base URL."""
+    """The app on a free port of a loopback address of its own, with its own database; yields the
+    base URL."""
     app = create_app({"DATABASE": str(database), "SECRET_KEY": "engine-tests", "POLL_SECONDS": POLL_SECONDS,
                       "MOVE_ON_SECONDS": MOVE_ON_SECONDS})
-    with in_a_thread(app) as base:
+    with in_a_thread(app, host=next(HOSTS)) as base:
         yield base
 
 
 @pytest.fixture
 def gate(server):
-    """The server behind a gate that can lose the connection (see gate.py)."""
-    port = int(server.rsplit(":", 1)[1])
-    gate = Gate(port)
+    """The server behind a gate that can lose the connection (see gate.py), on the server's address."""
+    host, port = server.removeprefix("http://").rsplit(":", 1)
+    gate = Gate(int(port), host)
     yield gate
     gate.stop()
 
 
 def fresh_phone(request, drivers, engine, n, base):
-    """A phone with no cookies or storage left by an earlier test on 127.0.0.1 (cookies ignore the
-    port); after the test, off the page, so its polls stop before the server does, and checked for
-    JavaScript errors (the round pages', and in Firefox every page's, from its console log)."""
+    """A phone with no cookies or storage of an earlier test: the server's address is new to the
+    browser (see HOSTS), and storage, like cookies, belongs to an address. After the test, off the
+    page, so its polls stop before the server does, and checked for JavaScript errors (the round
+    pages', and in Firefox every page's, from its console log)."""
     driver = drivers.get(engine, n)
     driver.get(base + "/offline")
-    driver.delete_all_cookies()
-    # WebKit may finish the deletion after the call returns: the first form of the test could then
-    # lose the cookie its page was given (refused as "did not send Orchard's cookie").
-    WebDriverWait(driver, 10, poll_frequency=0.05).until(lambda d: not d.get_cookies())
-    driver.execute_script("localStorage.clear(); sessionStorage.clear();")
+    assert not driver.get_cookies(), driver.get_cookies()
+    assert driver.execute_script("return localStorage.length + sessionStorage.length") == 0
     log = drivers.log_paths[(engine, n)]
     logged = log.stat().st_size
     phone = EnginePhone(driver, base)

@@ -9,11 +9,11 @@ import threading
 
 
 class Gate:
-    def __init__(self, upstream_port):
-        self.upstream_port = upstream_port
-        self.listener = socket.create_server(("127.0.0.1", 0))
+    def __init__(self, upstream_port, host="127.0.0.1"):
+        self.host, self.upstream_port = host, upstream_port
+        self.listener = socket.create_server((host, 0))
         self.port = self.listener.getsockname()[1]
-        self.base = f"http://127.0.0.1:{self.port}"
+        self.base = f"http://{host}:{self.port}"
         self.is_open = True
         self.lock = threading.Lock()
         self.sockets = set()
@@ -54,7 +54,7 @@ class Gate:
                     _reset(client)
                     continue
                 try:
-                    upstream = socket.create_connection(("127.0.0.1", self.upstream_port), timeout=5)
+                    upstream = socket.create_connection((self.host, self.upstream_port), timeout=5)
                 except OSError:
                     _reset(client)
                     continue

@@ -180,9 +180,10 @@ def plan_scores(number):
 # The server in this process, or as an operator runs it ---------------------------------------------
 
 @contextmanager
-def in_a_thread(app, threads=4):
-    """`app` under waitress in a thread of this process, on a free loopback port: its base URL."""
-    server = create_server(app, host="127.0.0.1", port=0, threads=threads)
+def in_a_thread(app, threads=4, host="127.0.0.1"):
+    """`app` under waitress in a thread of this process, on a free port of a loopback address
+    (Linux routes all of 127/8 to lo): its base URL."""
+    server = create_server(app, host=host, port=0, threads=threads)
     stop = threading.Event()
 
     def serve():
@@ -200,7 +201,7 @@ def in_a_thread(app, threads=4):
     thread = threading.Thread(target=serve, daemon=True)
     thread.start()
     try:
-        yield f"http://127.0.0.1:{server.effective_port}"
+        yield f"http://{host}:{server.effective_port}"
     finally:
         stop.set()
         thread.join(timeout=5)
