@@ -81,9 +81,13 @@ def _rules_context(crew):
     after_two_spades = auction(["2S"], example_min).lowest_legal
     redeal = auction([None] * 4, rules.min_bid)
     over = auction(["2S", None, None, None], example_min)
-    # End of game, worked by the engine: a tie at the goal, then one more round.
-    tie_round, next_round = (rules.goal + 5, rules.goal + 5, 100, 40), (10, 0, 20, 0)
-    tied, settled = game_result([tie_round], rules), game_result([tie_round, next_round], rules)
+    # End of game, worked by the engine: a tie just past the crew's goal, the others below the
+    # leaders whatever the goal (a short game's too), then one more round when the tie plays on.
+    lead = rules.goal + 5
+    tie_round = (lead, lead, *((100, 40) if lead > 100 else (lead // 10 * 5, lead // 25 * 5)))
+    next_round = (10, 0, 20, 0)
+    tied = game_result([tie_round], rules)
+    settled = None if tied.over else game_result([tie_round, next_round], rules)
     return {
         "crew": crew, "rules": rules, "book": HouseRules(), "value_rows": value_rows,
         "examples": examples, "target_bonus": target_bonus, "tricks": tricks, "bids": bids,
