@@ -5,6 +5,7 @@ from services import crews as crew_service
 from services import rounds as round_service
 from store import connect
 from support.html_text import attribute, text
+from support.rounds import BIG_COUNTS, BIG_TARGETS
 
 
 def test_a_tap_made_while_a_poll_is_answered_reaches_that_phone_by_its_next_poll(app, client, table, monkeypatch):
@@ -55,3 +56,28 @@ def test_a_game_ending_while_the_crew_page_is_drawn_reaches_it_by_its_next_poll(
     shown = attribute(client.get(table.crew_url), "#games-list", "hx-get").split("v=")[1]
     monkeypatch.undo()
     assert client.get(table.crew_url + "live?v=" + shown).status_code == 200
+
+
+def test_a_game_ending_while_a_round_page_is_drawn_reaches_it_by_its_next_poll(app, client, table, monkeypatch):
+    """Dan's round page polls while the last save ends the game: the save lands after Dan's answer
+    read the game (still in play) and before it read the round (saved). Dan's next poll must take
+    him to the winner; with the round's newer version, every later poll answered 204 and his phone
+    stayed on the saved round without the winner."""
+    table.start_game(goal="other", goal_other="100")
+    url = table.enter_quick_round(BIG_TARGETS, BIG_COUNTS, save=False)  # Ann's 160 ends the game
+    form = table.save_form(url)
+    dan = app.test_client()
+    read = round_service.shown_revision
+
+    def game_read_then_the_round_is_saved(game, number):
+        monkeypatch.undo()  # once: the save reads the round too
+        assert client.post(url + "/save", data=form).status_code == 303
+        return read(game, number)
+
+    monkeypatch.setattr(round_service, "shown_revision", game_read_then_the_round_is_saved)
+    crossed = dan.get(f"{url}/live?v=-1&r=0", headers={"HX-Request": "true"})
+    assert crossed.status_code == 200 and "wins!" not in text(crossed)
+    shown = attribute(crossed, "#poll", "hx-get").split("v=")[1].split("&")[0]
+    after = dan.get(f"{url}/live?v={shown}&r=0", headers={"HX-Request": "true"})
+    assert after.status_code == 200, "the game's end never reaches Dan's phone: it polls 204 for ever"
+    assert "wins!" in text(dan.get(after.headers["HX-Redirect"]))

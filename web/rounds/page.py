@@ -45,9 +45,13 @@ def fill_round_ids(endpoint, values):
 
 
 def view_of(number, seat=None, problems=None):
+    """The round as this request read it, after its game. The page carries the older of the two
+    versions read: a change landing between the reads (a save that ends the game, read as still
+    in play) is fetched by the page's next poll, never hidden behind the round's newer version."""
     entry = service.shown_revision(g.game, number)
     if entry is None:
         abort(404)
+    entry["live_version"] = min(entry["live_version"], g.game["version"])
     return service.round_view(g.game, entry, g.viewer, seat, problems)
 
 
