@@ -159,6 +159,9 @@ class EnginePhone:
         self.tap("#field-goal label:has(input[value='250'])")
         self.tap("#game-form button[type=submit]")
         self.wait(lambda d: SCOREBOARD_URL.search(d.current_url), "the new game never opened its scoreboard")
+        # The address changes as the navigation commits, before the page is parsed (Firefox once
+        # had no ".next-round" yet): the step ends when the scoreboard is there to be read.
+        self.wait(lambda _: self.find("#scoreboard .next-round"), "the scoreboard never showed its next round")
         return self.driver.current_url
 
     # Round entry: every selector of the round page ------------------------------------------------
