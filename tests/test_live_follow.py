@@ -3,6 +3,7 @@ version of what it shows, so a change made on another phone while it was drawn i
 next poll (never hidden behind a newer version, with every later poll answering 204)."""
 from services import crews as crew_service
 from services import rounds as round_service
+from web.rounds import page as page_module
 from store import connect
 from support.html_text import attribute, text
 from support.rounds import BIG_COUNTS, BIG_TARGETS
@@ -58,11 +59,11 @@ def test_a_game_ending_while_the_crew_page_is_drawn_reaches_it_by_its_next_poll(
     assert client.get(table.crew_url + "live?v=" + shown).status_code == 200
 
 
-def test_a_game_ending_while_a_round_page_is_drawn_reaches_it_by_its_next_poll(app, client, table, monkeypatch):
+def test_a_game_ending_while_a_round_page_is_drawn_reaches_it_by_that_poll(app, client, table, monkeypatch):
     """Dan's round page polls while the last save ends the game: the save lands after Dan's answer
-    read the game (still in play) and before it read the round (saved). Dan's next poll must take
-    him to the winner; with the round's newer version, every later poll answered 204 and his phone
-    stayed on the saved round without the winner."""
+    read the game (still in play) and before it read the round (saved). That poll takes him to the
+    winner. (Before, it drew the saved round with the round's newer version: every later poll
+    answered 204 and his phone stayed on the saved round without the winner.)"""
     table.start_game(goal="other", goal_other="100")
     url = table.enter_quick_round(BIG_TARGETS, BIG_COUNTS, save=False)  # Ann's 160 ends the game
     form = table.save_form(url)
@@ -76,8 +77,40 @@ def test_a_game_ending_while_a_round_page_is_drawn_reaches_it_by_its_next_poll(a
 
     monkeypatch.setattr(round_service, "shown_revision", game_read_then_the_round_is_saved)
     crossed = dan.get(f"{url}/live?v=-1&r=0", headers={"HX-Request": "true"})
-    assert crossed.status_code == 200 and "wins!" not in text(crossed)
+    assert crossed.status_code == 200
+    assert "HX-Redirect" in crossed.headers, "the game's end did not reach Dan's phone by the poll that saw it"
+    assert "Ann wins!" in text(dan.get(crossed.headers["HX-Redirect"]))
+
+
+def test_a_page_drawn_between_two_changes_carries_the_older_version(app, client, table, monkeypatch):
+    """A tap lands after the round page read its game, and another after it read the game again:
+    the page carries the version it read first, so its next poll fetches both."""
+    table.start_game()
+    url = table.start_round()
+    dan = app.test_client()
+    read = round_service.shown_revision
+    db = connect(app.config["DATABASE"])
+
+    def tap_elsewhere():
+        with db.conn:
+            db.execute("""UPDATE hands SET counts = '{"J": 2}', version = version + 1 WHERE seat = 0""")
+            db.execute("UPDATE games SET version = version + 1")
+
+    def the_game_read_again_then_another_tap(game, number):
+        monkeypatch.undo()
+        tap_elsewhere()  # between the first read of the game and the round
+        entry = read(game, number)
+        page_load = page_module.load
+
+        def load_then_tap(game_id):
+            page_load(game_id)
+            tap_elsewhere()  # after the game was read again
+        monkeypatch.setattr(page_module, "load", load_then_tap)
+        return entry
+
+    monkeypatch.setattr(round_service, "shown_revision", the_game_read_again_then_another_tap)
+    crossed = dan.get(f"{url}/live?v=-1&r=0", headers={"HX-Request": "true"})
+    monkeypatch.undo()
     shown = attribute(crossed, "#poll", "hx-get").split("v=")[1].split("&")[0]
-    after = dan.get(f"{url}/live?v={shown}&r=0", headers={"HX-Request": "true"})
-    assert after.status_code == 200, "the game's end never reaches Dan's phone: it polls 204 for ever"
-    assert "wins!" in text(dan.get(after.headers["HX-Redirect"]))
+    assert int(shown) < int(dict(db.execute("SELECT 1 AS k, version FROM games").fetchall())[1])
+    assert dan.get(f"{url}/live?v={shown}&r=0", headers={"HX-Request": "true"}).status_code == 200

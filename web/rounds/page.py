@@ -45,12 +45,16 @@ def fill_round_ids(endpoint, values):
 
 
 def view_of(number, seat=None, problems=None):
-    """The round as this request read it, after its game. The page carries the older of the two
-    versions read: a change landing between the reads (a save that ends the game, read as still
-    in play) is fetched by the page's next poll, never hidden behind the round's newer version."""
+    """The round as this request reads it, after its game. A round newer than the game as read
+    (a save that ended the game landed between the reads) has its game read again, so the page
+    is drawn, and the table's next step found, from a game at least as new as its round. The page
+    carries the older of the two versions: a change landing between those reads too is fetched by
+    the page's next poll, never hidden behind the newer version."""
     entry = service.shown_revision(g.game, number)
     if entry is None:
         abort(404)
+    if entry["live_version"] > g.game["version"]:
+        load(g.game["id"])
     entry["live_version"] = min(entry["live_version"], g.game["version"])
     return service.round_view(g.game, entry, g.viewer, seat, problems)
 
