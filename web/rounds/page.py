@@ -75,8 +75,9 @@ def template_context(view, with_bid_form=True, **extra):
         "round_url": url_for("rounds.round_show", number=entry["number"]),
         # A club night's table: read only where the whole page is drawn (its stage clock).
         "club_table": lambda: night_service.table_of_game(g.game["id"]),
-        # The game's version read with the round it shows (store/rounds.py, ROUND_SELECT), or
-        # after this request's own change (services/taps.py), so the poll does not fetch it again.
+        # The game's version read with the round it shows (store/rounds.py, ROUND_SELECT; never
+        # newer than the game the page was drawn from, see view_of), or after this request's own
+        # change (services/taps.py), so the poll does not fetch it again.
         "live_version": entry["live_version"],
         **extra,
     }
