@@ -1,4 +1,5 @@
-"""Real-browser fixtures: the app served by waitress on loopback, Debian's chromium driven by Playwright."""
+"""Real-browser fixtures: the app served by waitress on loopback, Debian's Chromium driven by Playwright
+(its headless shell, or the browser itself for the tests marked `full_chromium`)."""
 import shutil
 from pathlib import Path
 
@@ -8,7 +9,7 @@ from playwright.sync_api import sync_playwright
 from app import create_app
 from support.apps import fresh_database
 from support.loopback import in_a_thread
-from support.browser import CHROMIUM, CHROMIUM_ARGS, POLL_SECONDS, MOVE_ON_SECONDS, Orchard, new_phone, watched_page, close_phone
+from support.browser import CHROMIUM, CHROMIUM_ARGS, HEADLESS_SHELL, POLL_SECONDS, MOVE_ON_SECONDS, Orchard, new_phone, watched_page, close_phone
 
 HERE = Path(__file__).resolve().parent
 
@@ -20,16 +21,47 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.browser)
 
 
+def launched(playwright, executable):
+    # A missing browser must fail loudly: `make test` installs it, and CI must never skip these.
+    assert shutil.which(executable) or Path(executable).exists(), f"{executable} is missing: run `make test`"
+    return playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+
+
+def closed(browser):
+    for context in browser.contexts:  # one a failed test left open goes first, on its own
+        close_phone(context)
+    browser.close()
+
+
 @pytest.fixture(scope="session")
-def browser():
-    # Missing chromium must fail loudly: `make test` installs it, and CI must never skip these.
-    assert shutil.which(CHROMIUM) or Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: run `make test`"
+def playwright():
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        for context in browser.contexts:  # one a failed test left open goes first, on its own
-            close_phone(context)
-        browser.close()
+        yield playwright
+
+
+@pytest.fixture(scope="session")
+def headless_shell(playwright):
+    """Debian's chromium-headless-shell: the browser of every test not marked `full_chromium`."""
+    browser = launched(playwright, HEADLESS_SHELL)
+    yield browser
+    closed(browser)
+
+
+@pytest.fixture(scope="session")
+def full_chromium(playwright):
+    """Debian's /usr/bin/chromium itself, started only in a process that runs a test marked
+    `full_chromium`."""
+    browser = launched(playwright, CHROMIUM)
+    yield browser
+    closed(browser)
+
+
+@pytest.fixture
+def browser(request):
+    """The Chromium a test's phones are opened in: the headless shell, or the browser itself for a
+    test marked `full_chromium` (a smoke set of what a phone's browser does beyond drawing pages:
+    a whole game, four phones, the offline page and service worker, taps kept over a reload)."""
+    return request.getfixturevalue("full_chromium" if request.node.get_closest_marker("full_chromium") else "headless_shell")
 
 
 @pytest.fixture

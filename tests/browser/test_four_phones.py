@@ -5,6 +5,10 @@ from playwright.sync_api import expect
 
 from support.browser import NAMES, Orchard, shoot, close_phone
 
+# In Debian's /usr/bin/chromium itself, not its headless shell (tests/browser/conftest.py):
+# four phones at one table, the screen kept on.
+pytestmark = pytest.mark.full_chromium
+
 TARGETS = ["4S", "2S", "3S", "5S"]
 PILES = [{"4": 3, "K": 4}, {"2": 2}, {"3": 3}, {"5": 1}]
 SCORES = ["120", "40", "80", "−15"]  # four 4s with the target 80 + four Kings 40; three 2s 40; ...

@@ -6,9 +6,14 @@ Every expected score is worked out by hand from RULES.md section 2 (values: 2-5 
 """
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from support.browser import SCOREBOARD_URL, assert_fits_phone, shoot
+
+# In Debian's /usr/bin/chromium itself, not its headless shell (tests/browser/conftest.py):
+# a whole game to the winner screen.
+pytestmark = pytest.mark.full_chromium
 
 M = "−"  # the app writes negative points with a real minus sign
 

@@ -6,6 +6,10 @@ from playwright.sync_api import Error, expect
 
 from support.browser import PHONE, SMALL_PHONE, Orchard, new_phone, watched_page, close_phone
 
+# In Debian's /usr/bin/chromium itself, not its headless shell (tests/browser/conftest.py):
+# taps kept in the page's storage over a reload.
+pytestmark = pytest.mark.full_chromium
+
 TAPS = [("3", 2), ("9", 2), ("J", 3), ("A", 2)]
 
 

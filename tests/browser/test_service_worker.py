@@ -1,9 +1,14 @@
 """The service worker on a phone: it registers for the whole app, a page asked for without a
 connection is the clear offline page (not the browser's error, not an old copy of the scores),
 and nothing of a crew is ever stored in its cache."""
+import pytest
 from playwright.sync_api import expect
 
 from support.browser import shoot, close_phone
+
+# In Debian's /usr/bin/chromium itself, not its headless shell (tests/browser/conftest.py):
+# the service worker and the offline page.
+pytestmark = pytest.mark.full_chromium
 
 READY = "navigator.serviceWorker.ready.then(r => r.scope)"
 CACHED_URLS = """async () => {
