@@ -15,11 +15,17 @@ operator runs it, with the ORCHARD_* defaults), then:
      uploads to /restore that declare 60 MB and send nothing, and while they are open 19 other
      phones each ask for the home page (5 s each; target: all 19 answered); then how each upload
      ended within 60 s (target: none still held, each a 429 beyond the address's share or a 408
-     after the grace).
+     after the grace);
+  6. on a third server at the default connection limit, one address (127.0.0.5) holds `--flood`
+     connections mid-headers (default 2,000, the limit), and while they stay open a phone at
+     another address (127.0.0.1) asks for the home page 20 times, 15 s each (target, issue 46.3:
+     every answer arrives and their p95 is under a second).
 Prints each figure with its multiple of the floor; exit status 1 if a target is missed.
 
-    .venv/bin/python bench/hostile_client.py [--slow 200] [--body-mb 20] [--slow-bodies 50] [--uploads 44]
+    .venv/bin/python bench/hostile_client.py [--slow 200] [--body-mb 20] [--slow-bodies 50] [--uploads 44] [--flood 2000]
 """
+import math
+import resource
 import select
 import socket
 import statistics
@@ -38,6 +44,8 @@ TRICKLE_SECONDS = 5
 UPLOAD_DECLARED = 60 * 1024 * 1024
 UPLOAD_CONNECTIONS = 40  # the issue's ORCHARD_CONNECTION_LIMIT
 PHONES_BESIDE_UPLOADS = 19
+FLOOD_ADDRESS = "127.0.0.5"  # Linux routes all of 127/8 to the loopback: another address than the phone's
+FLOOD_ASKS = 20
 
 
 def floor(base):
@@ -67,10 +75,10 @@ def big_form(port, megabytes):
     return int(status_line.split()[1]) if status_line else None, seconds
 
 
-def slow_connections(port, count):
+def slow_connections(port, count, source="127.0.0.1"):
     opened = []
     for _ in range(count):
-        connection = socket.create_connection(("127.0.0.1", port), timeout=10)
+        connection = socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(source, 0))
         connection.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ")  # the headers never end
         opened.append(connection)
     return opened
@@ -213,6 +221,42 @@ def check_slow_uploads(args, folder, failures):
                 connection.close()
 
 
+def check_header_flood(args, folder, failures):
+    """One address holds `args.flood` connections that never finish their headers; a phone at
+    another address must still be answered within a second (p95 of 20)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = args.flood + 256  # this process's own sockets, and some to spare
+    if soft < wanted:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(wanted, hard), hard))
+    with served(folder / "flood.db") as server:
+        normal = floor(server.base)
+        held = slow_connections(server.port, args.flood, source=FLOOD_ADDRESS)
+        try:
+            times, lost = [], 0
+            for _ in range(FLOOD_ASKS):
+                try:
+                    answer = Phone(server.base, timeout=15).get("/")
+                except OSError:
+                    lost += 1
+                    continue
+                if answer.status == 200:
+                    times.append(answer.seconds)
+                else:
+                    lost += 1
+            waits = sorted(times + [math.inf] * lost)  # an unanswered request waited for ever
+            p95 = waits[math.ceil(0.95 * len(waits)) - 1]
+            median = waits[len(waits) // 2]
+            print(f"with {args.flood} connections mid-headers from {FLOOD_ADDRESS}: a phone at 127.0.0.1 "
+                  f"answered {len(times)} of {FLOOD_ASKS}, median {median * 1000:.1f} ms, "
+                  f"p95 {p95 * 1000:.1f} ms ({p95 / normal:.1f}x the floor)")
+            if lost or p95 >= 1.0:
+                failures.append(f"a phone waited behind one address's {args.flood} connections mid-headers "
+                                f"({lost} of {FLOOD_ASKS} unanswered, p95 {p95:.2f} s)")
+        finally:
+            for connection in held:
+                connection.close()
+
+
 def check(args, folder, failures):
     with served(folder / "orchard.db") as server:
         normal = floor(server.base)
@@ -247,13 +291,16 @@ def check(args, folder, failures):
 
         check_slow_bodies(args, server, normal, failures)
     check_slow_uploads(args, folder, failures)
+    check_header_flood(args, folder, failures)
 
 
 def main(argv=None):
     options = [(("--slow",), {"type": int, "default": 200, "help": "slow connections held open (default 200)"}),
                (("--body-mb",), {"type": int, "default": 20, "help": "size of the oversized form (default 20)"}),
                (("--slow-bodies",), {"type": int, "default": 50, "help": "slow bodies trickling (default 50)"}),
-               (("--uploads",), {"type": int, "default": 44, "help": "silent 60 MB uploads from one address (default 44)"})]
+               (("--uploads",), {"type": int, "default": 44, "help": "silent 60 MB uploads from one address (default 44)"}),
+               (("--flood",), {"type": int, "default": 2000,
+                               "help": "connections held mid-headers by one address (default 2000, the connection limit)"})]
     return run_checks(__doc__, options, "orchard-hostile-", check, argv)
 
 
