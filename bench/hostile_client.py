@@ -16,13 +16,13 @@ operator runs it, with the ORCHARD_* defaults), then:
      phones each ask for the home page (5 s each; target: all 19 answered); then how each upload
      ended within 60 s (target: none still held, each a 429 beyond the address's share or a 408
      after the grace);
-  6. on a third server at the default connection limit, one address (127.0.0.5) holds `--flood`
-     connections mid-headers (default 2,000, the limit), and while they stay open a phone at
-     another address (127.0.0.1) asks for the home page 20 times, 15 s each (target, issue 46.3:
-     every answer arrives and their p95 is under a second).
+  6. on a third server, one address (127.0.0.5) holds `--flood` connections mid-headers (by
+     default as many as the server's ORCHARD_CONNECTION_LIMIT, 2,000 unless set), and while they
+     stay open a phone at another address (127.0.0.1) asks for the home page 20 times, 15 s each
+     (target, issue 46.3: every answer arrives and their p95 is under a second).
 Prints each figure with its multiple of the floor; exit status 1 if a target is missed.
 
-    .venv/bin/python bench/hostile_client.py [--slow 200] [--body-mb 20] [--slow-bodies 50] [--uploads 44] [--flood 2000]
+    .venv/bin/python bench/hostile_client.py [--slow 200] [--body-mb 20] [--slow-bodies 50] [--uploads 44] [--flood N]
 """
 import math
 import resource
@@ -34,6 +34,7 @@ import threading
 from pathlib import Path
 import time
 
+import settings
 from serve import run_checks, served
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the drivers in tests/support/
 from support.loopback import Phone
@@ -299,8 +300,9 @@ def main(argv=None):
                (("--body-mb",), {"type": int, "default": 20, "help": "size of the oversized form (default 20)"}),
                (("--slow-bodies",), {"type": int, "default": 50, "help": "slow bodies trickling (default 50)"}),
                (("--uploads",), {"type": int, "default": 44, "help": "silent 60 MB uploads from one address (default 44)"}),
-               (("--flood",), {"type": int, "default": 2000,
-                               "help": "connections held mid-headers by one address (default 2000, the connection limit)"})]
+               (("--flood",), {"type": int, "default": settings.read("ORCHARD_CONNECTION_LIMIT"),
+                               "help": "connections held mid-headers by one address (default: the server's "
+                                       "ORCHARD_CONNECTION_LIMIT, %(default)s)"})]
     return run_checks(__doc__, options, "orchard-hostile-", check, argv)
 
 
