@@ -25,7 +25,8 @@ $(INSTALLED_TEST): $(INSTALLED) requirements-test.txt
 # chromium-headless-shell for the browser suite (chromium's own build in its old headless mode,
 # about half the CPU), chromium itself for its `full_chromium` tests, and for the smoke set in more
 # engines (tests/engines) WebKitGTK's WebKitWebDriver under Xvfb and Firefox ESR; and systemd-analyze
-# (package systemd), which tests/test_systemd_unit.py runs on docs/orchard.service. Whatever is missing comes in one apt-get run.
+# (package systemd), which tests/test_systemd_unit.py runs on docs/orchard.service. Whatever is
+# missing comes in one apt-get run.
 BROWSER_PACKAGES := chromium chromium-headless-shell fonts-dejavu-core webkit2gtk-driver xvfb firefox-esr systemd
 browsers:
 	@{ command -v chromium && command -v chromium-headless-shell && command -v WebKitWebDriver && command -v Xvfb && command -v firefox-esr && command -v systemd-analyze; } >/dev/null 2>&1 || { \

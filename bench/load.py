@@ -35,7 +35,6 @@ phones' connections, the app only a few. Caddy's CPU is printed beside the app's
 """
 import argparse
 import asyncio
-import math
 import os
 import re
 import subprocess
@@ -53,7 +52,7 @@ from proxy import start_caddy
 import settings
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the drivers in tests/support/
 from support.loopback import Phone, free_port
-from serve import served
+from serve import nearest_rank, served
 
 TAP_P95_MS = 100
 SAVE_P95_MS = 200
@@ -135,11 +134,6 @@ async def hello_cpu_per_request(port, pid, connections=8, each=250):
 def server_pids(pid):
     children = subprocess.run(["ps", "--ppid", str(pid), "-o", "pid="], capture_output=True, text=True).stdout
     return [pid, *(int(p) for p in children.split())]
-
-
-def nearest_rank(values, share):
-    ordered = sorted(values)
-    return ordered[max(math.ceil(share * len(ordered)) - 1, 0)] if ordered else float("nan")
 
 
 async def drive(tables, static, port, hello_port, args, record, pids):

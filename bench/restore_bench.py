@@ -16,7 +16,6 @@ It prints PASS or FAIL and exits 1 on FAIL.
 """
 import datetime
 import json
-import math
 import random
 import sys
 import threading
@@ -30,7 +29,7 @@ from app import create_app
 from store import connect, write
 from store import export as crew_export
 from services import transfer
-from serve import run_checks, served
+from serve import nearest_rank, run_checks, served
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the drivers in tests/support/
 from support.loopback import Phone
 
@@ -76,11 +75,6 @@ def upload(base, body):
     phone.get("/restore")
     answer = phone.post("/restore", files={"file": ("export.json", body, "application/json")})
     return answer.status, answer.seconds
-
-
-def nearest_rank(values, share):
-    ordered = sorted(values)
-    return ordered[max(math.ceil(share * len(ordered)) - 1, 0)] if ordered else float("nan")
 
 
 def against_a_server(folder, body):

@@ -1,11 +1,12 @@
 """What the pass/fail benchmarks share: their command line, a throw-away folder, the server run as
-an operator runs it (`orchard serve` on a free 127.0.0.1 port), and the RESULT line.
+an operator runs it (`orchard serve` on a free 127.0.0.1 port), the RESULT line, and percentiles.
 
     def check(args, folder, failures): ...  # appends a sentence per missed target
     sys.exit(run_checks(__doc__, [(("--games",), {"type": int, "default": 10})], "orchard-x-", check))
 """
 import argparse
 import contextlib
+import math
 import sys
 import tempfile
 from pathlib import Path
@@ -41,3 +42,9 @@ def run_checks(doc, options, prefix, check, argv=None):
         check(args, Path(folder), failures)
     print("RESULT: " + ("PASS" if not failures else "FAIL: " + "; ".join(failures)))
     return 1 if failures else 0
+
+
+def nearest_rank(values, share):
+    """The nearest-rank percentile (`share` 0.95: the p95) of `values`; NaN when there are none."""
+    ordered = sorted(values)
+    return ordered[max(math.ceil(share * len(ordered)) - 1, 0)] if ordered else float("nan")

@@ -16,7 +16,6 @@ Exit status 1 when anything failed.
                                            [--poll 3] [--tap-pause 0.25]
 """
 import argparse
-import math
 import random
 import re
 import sqlite3
@@ -32,7 +31,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the drivers in tests/support/
 from support.loopback import LIVE_VERSION, Phone, plan_scores
-from serve import served
+from serve import nearest_rank, served
 
 KINDS = ("static", "live 204", "live 200", "start", "bid", "target", "tap", "round page", "save")
 STATIC_URL = re.compile(r'href="(/static/app\.css\?v=[0-9a-f]+)"')
@@ -61,11 +60,6 @@ class Record:
     def error(self, text):
         with self.lock:
             self.errors.append(text)
-
-
-def nearest_rank(values, share):
-    ordered = sorted(values)
-    return ordered[max(math.ceil(share * len(ordered)) - 1, 0)]
 
 
 class Table(threading.Thread):
