@@ -256,6 +256,12 @@ def attack(world, method, path, **kwargs):
     everything = body + "".join(f"{k}: {v}\n" for k, v in response.headers.items())
     for secret in world.secrets():
         assert secret not in everything, f"{secret!r} leaked from the victim's crew by {where}"
+    # A page is HTML; a file (a CSV or JSON export, an image) holds names as they were typed, and
+    # must then be one no browser draws as a page: its own type, never sniffed.
+    content_type = response.headers.get("Content-Type", "")
+    if content_type and not content_type.startswith("text/html"):
+        assert response.headers.get("X-Content-Type-Options") == "nosniff", f"{content_type} may be sniffed: {where}"
+        return response
     for raw in XSS_RAW:
         assert raw not in body, f"unescaped {raw!r} in the answer to {where}: {body[max(0, body.find(raw) - 300):body.find(raw) + 60]!r}"
     return response
