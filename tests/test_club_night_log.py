@@ -206,3 +206,16 @@ def _full_night_refuses_a_step(app, client, crew, data):
     again = export_of(client, crew_url)
     assert len(again["club_nights"][0]["changes"]) == club_night.MAX_LOG_LINES
     assert restore(client, again).status_code == 303
+
+
+@pytest.mark.parametrize("action", ["Zed", "joined", "moved"])
+def test_a_line_of_an_unknown_kind_naming_nobody_says_its_kind(action):
+    # A restored file may carry an action this release does not word (a fresh clone's mutated
+    # export did: "Zed"); the night page then shows it as stored, rather than answer 500.
+    change = {"action": action, "detail": "", "names": [], "stage": None, "count": None, "times": 1}
+    assert night_change_words(change) == action
+
+
+def test_a_line_of_a_known_kind_still_names_its_player():
+    change = {"action": "left", "detail": "", "names": ["Jo"], "stage": None, "count": None, "times": 3}
+    assert night_change_words(change) == "Jo left · 3 changes"

@@ -53,8 +53,7 @@ def test_the_new_night_form_ranks_per_hand_played_and_says_why(client, crew):
     assert "a total would put them behind" in element_text(page, "#ranking-why")
     counted = client.post(crew + "club-nights/new/count", data={"names": "\n".join(NINE)},
                           headers={"HX-Request": "true"})
-    assert element_text(counted, "#here-count") == (
-        "9 players here · 1 sits out each stage, so players may end the night with different numbers of hands")
+    assert element_text(counted, "#here-count") == "9 players here · 1 sits out each stage"
     eight = client.post(crew + "club-nights/new/count", data={"names": "\n".join(NINE[:8])},
                         headers={"HX-Request": "true"})
     assert element_text(eight, "#here-count") == "8 players here"

@@ -233,3 +233,12 @@ def test_the_unmutated_file_restores_and_every_page_answers(setting):
 
 test_mutated_exports_are_refused_with_a_sentence_or_work_everywhere = _property(examples=8)
 test_mutated_exports_long_run = pytest.mark.fuzz(_property(examples=100))  # about 60 s
+
+
+def test_a_night_log_line_of_an_unknown_kind_restores_and_its_night_page_answers(setting):
+    # Found by a fresh clone's long run: a night's "drawn" line renamed "Zed" (no player named)
+    # was accepted, and the night page answered 500.
+    source, app = setting
+    mutated = copy.deepcopy(source)
+    mutated["club_nights"][-1]["changes"][-1]["action"] = "Zed"
+    assert _check(app.test_client(), app, mutated)

@@ -6,7 +6,9 @@ the web's. A line an older release stored with its words says them as they are."
 
 _NEEDS = {"drawn": ("stage", "count"), "swapped": ("stage",), "started": ("stage", "count"), "finished": ("count",),
           "clock": ("stage",)}
-_NAMING = ("created", "swapped", "arrived", "door", "door undone", "left", "back")
+_ABOUT_ONE = {"arrived": "{} joined", "door": "{} checked in at the door",
+              "door undone": "{}'s check-in at the door undone", "left": "{} left", "back": "{} is back"}
+_NAMING = ("created", "swapped", *_ABOUT_ONE)
 
 
 def night_change_words(change):
@@ -35,10 +37,10 @@ def night_change_words(change):
     elif action == "finished":
         dropped = f" (stage {stage}, drawn but not started, dropped)" if stage else ""
         said = f"The night finished after {_counted(count, 'stage')}{dropped}"
+    elif action in _ABOUT_ONE:
+        said = _ABOUT_ONE[action].format(names[0])
     else:
-        said = {"arrived": f"{names[0]} joined", "door": f"{names[0]} checked in at the door",
-                "door undone": f"{names[0]}'s check-in at the door undone", "left": f"{names[0]} left",
-                "back": f"{names[0]} is back"}.get(action, action)
+        said = action  # a kind this release does not word (a restored file's), shown as stored
     unit = {"drawn": "draws", "swapped": "swaps", "left": "changes", "back": "changes"}.get(action)
     return f"{said} · {change['times']} {unit}" if unit and change["times"] > 1 else said
 

@@ -3,6 +3,8 @@ open and the hands below where they were; a hand's target, once its pile is in, 
 and the score where it was tapped before the next hand opens, and a tap meanwhile keeps the player
 on that hand. Exact entry counts the pile as it is entered (item 6). Real touch taps, at 390×844
 and 360×740."""
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -124,3 +126,35 @@ def test_exact_entry_counts_the_pile_as_it_is_entered(table):
     expect(count).to_have_text("2 cards, no target yet")
     orchard.target(0, "10S")  # the pile is in: the next hand opens, and `target` comes back
     expect(count).to_have_text("2 cards + target")
+
+
+@pytest.mark.parametrize("viewport", [PHONE, SMALL_PHONE], ids=["390x844", "360x740"])
+def test_the_count_of_who_is_here_never_moves_start_the_night(browser, server, viewport):
+    """The new-night form counts who is here as names are tapped and typed (400 ms after the
+    typing). Its answer must not move "Start the night": a fresh clone's test tapped the button
+    just as the count grew by a line ("· 1 sits out each stage, …") and the tap missed it."""
+    context = new_phone(browser, viewport=viewport)
+    page, errors = watched_page(context)
+    orchard = Orchard(page, server)
+    orchard.start_crew("Count crew")
+    crew_url = page.url
+    page.goto(crew_url + "club-nights/new")
+    page.fill("#names", "\n".join(["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy"]))
+    page.get_by_role("button", name="Start the night").tap()
+    page.wait_for_url(re.compile(r"/club-nights/\d+$"))
+    page.goto(crew_url + "club-nights/new")
+    start = page.get_by_role("button", name="Start the night")
+    count = page.locator("#here-count")
+    expect(count).to_contain_text("0 players here")
+    tops = {}
+    for name in ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy"):  # 1 to 9 here
+        page.locator("#field-known label.pick", has_text=name).tap()
+        expect(page.locator("#field-known input:checked")).to_have_count(len(tops) + 1)
+        expect(count).to_contain_text(f"{len(tops) + 1} player")
+        tops[name] = start.evaluate("el => el.getBoundingClientRect().top + window.scrollY")
+    page.locator("#names").fill("Zoe\nZed\nZia\nZac")  # typed: 10 to 13 here, counted after a pause
+    expect(count).to_contain_text("13 players here")
+    tops["typed"] = start.evaluate("el => el.getBoundingClientRect().top + window.scrollY")
+    assert len(set(tops.values())) == 1, tops
+    close_phone(context)
+    assert not errors, errors
