@@ -134,6 +134,13 @@ def test_the_count_of_who_is_here_never_moves_start_the_night(browser, server, v
     typing). Its answer must not move "Start the night": a fresh clone's test tapped the button
     just as the count grew by a line ("· 1 sits out each stage, …") and the tap missed it."""
     context = new_phone(browser, viewport=viewport)
+    try:
+        _count_and_watch_the_button(context, server)
+    finally:
+        close_phone(context)
+
+
+def _count_and_watch_the_button(context, server):
     page, errors = watched_page(context)
     orchard = Orchard(page, server)
     orchard.start_crew("Count crew")
@@ -156,5 +163,4 @@ def test_the_count_of_who_is_here_never_moves_start_the_night(browser, server, v
     expect(count).to_contain_text("13 players here")
     tops["typed"] = start.evaluate("el => el.getBoundingClientRect().top + window.scrollY")
     assert len(set(tops.values())) == 1, tops
-    close_phone(context)
     assert not errors, errors
