@@ -13,7 +13,8 @@ HX = {"HX-Request": "true"}
 def test_the_new_night_form_counts_who_is_here(client, crew, night):
     form = client.get(crew + "club-nights/new")
     assert element_text(form, "#here-count") == "0 players here"
-    poll = select(form, "#here-count")[0]
+    poll = select(form, "#here-counter")[0]  # it asks; #here-count is what it redraws
+    assert poll.get("hx-target") == "#here-count" and poll.get("hx-sync") == "this:replace"
     assert poll.get("hx-post") and poll.get("hx-include") == "#night-form"
     counted = client.post(poll.get("hx-post"), data={"known": ["Ann", "Cat"], "names": "Zoe\n\nann\nBo"}, headers=HX)
     assert counted.status_code == 200

@@ -207,3 +207,35 @@ def test_a_poll_on_its_way_when_the_organiser_starts_a_stage_leaves_the_started_
     expect(page.locator("#note-stage")).to_contain_text("Stage 1 started at 1 table")
     expect(page.get_by_role("button", name="Start stage 1")).to_have_count(0)
     expect(page.locator(".night-table .qr svg")).to_have_count(1)
+
+
+def test_names_typed_while_a_count_is_on_its_way_are_counted(server, page):
+    """The new-night form's "N players here" follows the form, however its answers come: a name
+    tapped sends a count; names typed before that count's answer is back are counted too. (htmx
+    dropped the typed names' count while the tap's was on its way, and the count, swapped in with
+    the element that waited for the typing, then said 9 players for a form listing 13.)"""
+    orchard = Orchard(page, server)
+    orchard.start_crew("Count crew")
+    crew_url = page.url
+    page.goto(crew_url + "club-nights/new")
+    page.fill("#names", "\n".join(NINE))
+    page.get_by_role("button", name="Start the night").tap()
+    page.wait_for_url(re.compile(r"/club-nights/\d+$"))
+    page.goto(crew_url + "club-nights/new")
+    count = page.locator("#here-count")
+    for name in NINE[:8]:
+        page.locator("#field-known label.pick", has_text=name).tap()
+    expect(count).to_contain_text("8 players here")
+    slow = {"answers": 0}
+
+    def slowly(route):  # the next count's answer takes a second, as on a busy night's Wi-Fi
+        slow["answers"] += 1
+        page.wait_for_timeout(1000) if slow["answers"] == 1 else None
+        route.continue_()
+
+    page.route("**/club-nights/new/count", slowly)
+    page.locator("#field-known label.pick", has_text="Ivy").tap()  # 9 here: its count is on its way
+    page.locator("#names").fill("Zoe\nZed\nZia\nZac")  # 13 here, typed at once
+    expect(count).to_have_text("13 players here · 1 sits out each stage", timeout=5_000)
+    page.wait_for_timeout(1500)  # the tap's slow answer, if it comes back last, must not undo it
+    expect(count).to_have_text("13 players here · 1 sits out each stage")
