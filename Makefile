@@ -51,7 +51,7 @@ TESTS_ENV := $(if $(TEST_TMPDIR),TMPDIR=$(TEST_TMPDIR))
 # Every test, one process per core and one more (pytest-xdist; `worksteal` hands a finished
 # process tests queued on another, so the longest tests do not end the run alone). With one a
 # core, the cores stood idle 17 % of the run while tests waited on real servers' timeouts and on
-# the browsers' answers; with one more, 5 %, and a fresh clone's run took 394 s, not 430 (two
+# the browsers' answers; with one more, 5 %, and a clone's run took 394 s, not 430 (two
 # more: 1 % idle, 416 s, the CPU going to switching). It prints its time.
 TEST_PROCESSES := $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
 test: $(INSTALLED_TEST) browsers

@@ -165,6 +165,7 @@ def test_the_crews_players_are_tapped_in_for_the_next_night(server, page):
     page.locator("#field-known label.pick", has_text="Dan").tap()  # a second tap takes Dan off again
     page.locator("#field-known label.pick", has_text="Bob").tap()
     page.get_by_label("Anyone new: one name a line").fill("Zoe")
+    expect(page.locator("#here-count")).to_have_text("5 players here · 1 sits out each stage")  # after the typing's pause
     shoot(page, "club-night-new")
     shoot(page, "club-night-new", dark=True)
     assert_fits_phone(page)
@@ -212,8 +213,8 @@ def test_a_poll_on_its_way_when_the_organiser_starts_a_stage_leaves_the_started_
 def test_names_typed_while_a_count_is_on_its_way_are_counted(server, page):
     """The new-night form's "N players here" follows the form, however its answers come: a name
     tapped sends a count; names typed before that count's answer is back are counted too. (htmx
-    dropped the typed names' count while the tap's was on its way, and the count, swapped in with
-    the element that waited for the typing, then said 9 players for a form listing 13.)"""
+    held the typed names' count on the count itself while the tap's was on its way; the tap's
+    answer replaced that element, the held count with it, and the form listing 13 said 9.)"""
     orchard = Orchard(page, server)
     orchard.start_crew("Count crew")
     crew_url = page.url
@@ -230,7 +231,8 @@ def test_names_typed_while_a_count_is_on_its_way_are_counted(server, page):
 
     def slowly(route):  # the next count's answer takes a second, as on a busy night's Wi-Fi
         slow["answers"] += 1
-        page.wait_for_timeout(1000) if slow["answers"] == 1 else None
+        if slow["answers"] == 1:
+            page.wait_for_timeout(1000)
         route.continue_()
 
     page.route("**/club-nights/new/count", slowly)
