@@ -1,5 +1,7 @@
 """The crew's share link and QR code point where the other phones can reach: the public URL when
 one is set, the LAN address the server printed, and a warning when only this device could open it."""
+from urllib.parse import urlsplit
+
 import segno
 import pytest
 
@@ -42,6 +44,33 @@ def test_opened_through_127_0_0_1_with_a_public_url_the_qr_and_link_are_the_publ
     assert attribute(page, ".qr path.qrline", "d") == qr_of(link)
     assert element_text(page, "#link-warning") is None
 
+
+
+def test_the_scoreboard_draws_no_qr_code_and_its_table_link_code_is_an_image_of_the_link(tmp_path, monkeypatch):
+    """bench/load.py: each scoreboard drew its table link's QR code (5-15 ms in each server process,
+    and on every scoreboard past the 256 codes kept), folded away where nobody looked. The page now
+    names an image that is drawn when asked for, and that image is the table link's code."""
+    from web import share_links
+    share_links.qr_svg.cache_clear()
+    drawn = []
+    make = share_links.segno.make
+    monkeypatch.setattr(share_links.segno, "make", lambda *a, **k: drawn.append(a[0]) or make(*a, **k))
+    app = crew_app(tmp_path, PUBLIC_URL="https://orchard.example.org")
+    client = app.test_client()
+    game = Table(client).start_game()
+    page = client.get(game).get_data(as_text=True)
+    link = attribute(page, ".table-link .qr", "data-link")
+    assert link.startswith("https://orchard.example.org/c/") and drawn == []
+    image = client.get(attribute(page, ".table-link .qr img", "src"))
+    assert image.status_code == 200 and image.mimetype == "image/svg+xml" and drawn == [link]
+    svg = image.get_data(as_text=True)
+    assert svg.startswith('<svg xmlns="http://www.w3.org/2000/svg"')
+    assert attribute(svg, "path.qrline", "d") == qr_of(link)
+    # Its own table link's phone gets the same code; once the game is over there is none to show.
+    table_token = urlsplit(link).path.split("/")[2]
+    assert client.get(f"/c/{table_token}/games/{game.rsplit('/', 1)[1]}/table-link.svg").get_data() == image.get_data()
+    client.post(game.split("/games/")[0] + f"/history/games/{game.rsplit('/', 1)[1]}/abandon")
+    assert client.get(attribute(page, ".table-link .qr img", "src")).status_code == 404
 
 @pytest.mark.parametrize("base_url", ["http://127.0.0.1:5000/", "http://localhost:5000/", "http://[::1]:5000/"])
 def test_opened_through_loopback_without_a_public_url_the_page_warns(tmp_path, base_url):

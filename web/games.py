@@ -1,4 +1,6 @@
 """New games, the scoreboard (live on every phone), seats, starting the next round, and the rematch."""
+import hashlib
+
 from flask import Blueprint, abort, current_app, flash, g, make_response, request, url_for
 from wtforms import RadioField, StringField
 
@@ -76,7 +78,7 @@ def scoreboard_page(token, game_id, status=200, notice=None, reassign=None, just
         done=board.just_saved,
         club_table=club_table,
         night_url=club_table and _night_url(crew, club_table["night_id"]),
-        table_link=_table_link(crew, game),
+        table_link=_table_link(token, crew, game),
     )
 
 
@@ -89,15 +91,25 @@ def _night_url(crew, night_id):
     return url_for("club_nights.night_board", token=watch, night_id=night_id)
 
 
-def _table_link(crew, game):
-    """The link (and its QR code) that brings another phone to this table: a table link, which
-    opens this game's play and nothing else of the crew; none once the game is over."""
+def _table_link_url(crew, game):
+    """The link that brings another phone to this table: a table link, which opens this game's
+    play and nothing else of the crew; none once the game is over, nor on a watch link."""
     if game["status"] != "playing" or g.link.kind == WATCH:
         return None
     token = crew["token"] if g.link.kind == TABLE else link_service.token_for(
         current_app.secret_key, crew["id"], TABLE, game_id=game["id"])
-    link = share_link(url_for("games.game_show", token=token, game_id=game["id"]))
-    return {"url": link.url, "svg": qr_svg(link.url)}
+    return share_link(url_for("games.game_show", token=token, game_id=game["id"])).url
+
+
+def _table_link(token, crew, game):
+    """The table link and where its QR code is drawn. The code is an image the phone fetches when
+    "Bring another phone" is opened: drawn in the scoreboard, every table's code cost every server
+    process 5-15 ms (more than a hundred polls), and past the codes kept, on every scoreboard."""
+    url = _table_link_url(crew, game)
+    # The panel's id names the link: a live poll keeps the panel as this phone has it (open, its
+    # code loaded) while the link is the same, and shows the new one when the link was replaced.
+    return url and {"url": url, "src": url_for("games.table_link_code", token=token, game_id=game["id"]),
+                    "id": "table-link-" + hashlib.sha256(url.encode()).hexdigest()[:12]}
 
 
 @bp.get("/new")
@@ -131,6 +143,17 @@ def game_create(token):
 def game_show(token, game_id):
     # A save comes here with `?saved=N` (see rounds.round_save); app.js takes it off the address.
     return scoreboard_page(token, game_id, just_saved=request.args.get("saved", type=int))
+
+
+@bp.get("/<int:game_id>/table-link.svg")
+@allow(CREW, TABLE)
+def table_link_code(token, game_id):
+    """The QR code of the table link, as the scoreboard's "Bring another phone" shows it."""
+    crew, game = load_game(token, game_id)
+    url = _table_link_url(crew, game)
+    if url is None:
+        abort(404)
+    return current_app.response_class(qr_svg(url, standalone=True), mimetype="image/svg+xml")
 
 
 @bp.get("/<int:game_id>/live")

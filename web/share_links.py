@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 import functools
+import io
 
 import segno
 from flask import current_app, request
@@ -76,12 +77,20 @@ def share_link(path):
     return ShareLink(request.host_url.rstrip("/") + path, this_device_only=True)
 
 
-# Codes drawn at once: a night's tables and its big screen, a game's table link, the crew link.
+# Codes drawn at once: a night's tables and its big screen, the crew link; a game's table link
+# when "Bring another phone" is opened.
 QR_CODES_KEPT = 256
 
 
 @functools.lru_cache(maxsize=QR_CODES_KEPT)
-def qr_svg(url, scale=3):
-    """A link's QR code as inline SVG, drawn once per link: 36 ms a code, so redrawing ten tables'
-    codes on every leaderboard poll that changed made a night's polls 20 times dearer."""
-    return segno.make(url, error="m").svg_inline(scale=scale, dark="#000", light="#fff", omitsize=True)
+def qr_svg(url, scale=3, standalone=False):
+    """A link's QR code as SVG, drawn once per link: 5-36 ms a code, so redrawing ten tables'
+    codes on every leaderboard poll that changed made a night's polls 20 times dearer. Inline in a
+    page, or `standalone`, a file of its own (an image's source: it names SVG's namespace)."""
+    code = segno.make(url, error="m")
+    if not standalone:
+        return code.svg_inline(scale=scale, dark="#000", light="#fff", omitsize=True)
+    out = io.BytesIO()
+    code.save(out, kind="svg", xmldecl=False, svgns=True, nl=False, scale=scale, dark="#000", light="#fff",
+              omitsize=True)
+    return out.getvalue()

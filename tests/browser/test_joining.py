@@ -48,3 +48,32 @@ def test_a_phone_brought_to_the_table_is_asked_which_one_it_is_first(browser, se
     assert other.locator("section.seats").bounding_box()["y"] > other.locator(".totals").bounding_box()["y"]
     assert errors == []
     close_phone(context)
+
+
+def test_the_table_links_code_is_drawn_when_asked_for_and_stays_open_while_the_table_plays(browser, page, orchard):
+    """bench/load.py: every scoreboard drew its table link's QR code (5-15 ms a code in each server
+    process, and past 256 tables on every scoreboard), folded away where nobody looked. The code is
+    now an image fetched when "Bring another phone" is opened; and a poll that brings the scoreboard
+    anew (another phone took a seat) no longer folds it away under the phone being scanned."""
+    asked = []
+    page.on("request", lambda request: asked.append(request.url) if "table-link.svg" in request.url else None)
+    orchard.start_crew()
+    orchard.start_game()
+    page.mouse.wheel(0, 2000)  # the folded panel in view: still not fetched
+    page.wait_for_timeout(300)
+    assert asked == []
+    page.get_by_text("Bring another phone to this table").tap()
+    code = page.locator(".table-link .qr img")
+    expect(code).to_be_visible()
+    page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=code.element_handle())
+    assert len(asked) == 1
+    context = new_phone(browser)
+    other, errors = watched_page(context)
+    other.goto(page.locator(".table-link .qr").get_attribute("data-link"))
+    other.locator("section.seats").get_by_role("button", name=re.compile("^Ben")).tap()
+    expect(other.locator(".seat.mine")).to_have_text("Ben · this phone")
+    expect(page.locator(".seat-buttons")).to_contain_text("Ben · on a phone")  # Ann's phone polled it
+    expect(code).to_be_visible()
+    assert page.locator(".table-link").evaluate("details => details.open")
+    assert errors == []
+    close_phone(context)
