@@ -151,8 +151,8 @@ def table_link_code(token, game_id):
     """The QR code of the table link, as the scoreboard's "Bring another phone" shows it."""
     crew, game = load_game(token, game_id)
     url = _table_link_url(crew, game)
-    if url is None:
-        abort(404)
+    if url is None:  # the game is over: no code to draw, and a link the app gave out is no guess
+        return make_response("", 204)
     return current_app.response_class(qr_svg(url, standalone=True), mimetype="image/svg+xml")
 
 
