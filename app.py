@@ -7,7 +7,7 @@ import sqlite3
 from datetime import date, timedelta
 from pathlib import Path
 
-from flask import Flask, render_template, request, session, url_for
+from flask import Flask, g, render_template, request, session, url_for
 from flask.templating import Environment
 from flask_wtf.csrf import CSRFError, CSRFProtect, generate_csrf
 from markupsafe import Markup, escape
@@ -65,8 +65,12 @@ class BoundedInt(IntegerConverter):
 
 
 def csrf_field():
-    """The CSRF token as a hidden input without an id, so a page can hold many forms."""
-    return Markup(f'<input type="hidden" name="csrf_token" value="{escape(generate_csrf())}">')
+    """The CSRF token as a hidden input without an id, so a page can hold many forms (made once a
+    request: the token is the same for all of them)."""
+    field = g.get("csrf_field")
+    if field is None:
+        field = g.csrf_field = Markup(f'<input type="hidden" name="csrf_token" value="{escape(generate_csrf())}">')
+    return field
 
 
 def database_path(environ=None):
