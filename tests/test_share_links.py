@@ -45,7 +45,6 @@ def test_opened_through_127_0_0_1_with_a_public_url_the_qr_and_link_are_the_publ
     assert element_text(page, "#link-warning") is None
 
 
-
 def test_the_scoreboard_draws_no_qr_code_and_its_table_link_code_is_an_image_of_the_link(tmp_path, monkeypatch):
     """bench/load.py: each scoreboard drew its table link's QR code (5-15 ms in each server process,
     and on every scoreboard past the 256 codes kept), folded away where nobody looked. The page now
@@ -72,6 +71,7 @@ def test_the_scoreboard_draws_no_qr_code_and_its_table_link_code_is_an_image_of_
     assert client.get(f"/c/{table_token}/games/{game.rsplit('/', 1)[1]}/table-link.svg").get_data() == image.get_data()
     client.post(game.split("/games/")[0] + f"/history/games/{game.rsplit('/', 1)[1]}/abandon")
     assert client.get(attribute(page, ".table-link .qr img", "src")).status_code == 204
+
 
 @pytest.mark.parametrize("base_url", ["http://127.0.0.1:5000/", "http://localhost:5000/", "http://[::1]:5000/"])
 def test_opened_through_loopback_without_a_public_url_the_page_warns(tmp_path, base_url):

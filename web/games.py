@@ -103,8 +103,8 @@ def _table_link_url(crew, game):
 
 def _table_link(token, crew, game):
     """The table link and where its QR code is drawn. The code is an image the phone fetches when
-    "Bring another phone" is opened: drawn in the scoreboard, every table's code cost every server
-    process 5-15 ms (more than a hundred polls), and past the codes kept, on every scoreboard."""
+    "Bring another phone" is opened: drawn in the scoreboard, it cost each server process 5-15 ms
+    a table, and past the codes a process keeps, 5-15 ms a scoreboard."""
     url = _table_link_url(crew, game)
     # The panel's id names the link: a live poll keeps the panel as this phone has it (open, its
     # code loaded) while the link is the same, and shows the new one when the link was replaced.
