@@ -10,6 +10,10 @@ ONE_YEAR = 365 * 24 * 3600
 COMPRESSIBLE = ("text/", "application/json", "application/javascript", "image/svg+xml",
                 "application/manifest+json")
 MIN_SIZE = 500
+# A page or fragment is compressed on every answer, so the fastest level: measured on a round's
+# page (31 KB), level 1 gave 5.5 KB in 82 µs, level 6 4.8 KB in 307 µs; a tap's answer (3.8 KB)
+# 1.2 KB in 24 µs against 1.1 KB in 36 µs. A static file is compressed once, at level 9.
+ANSWER_LEVEL = 1
 
 
 @lru_cache(maxsize=None)
@@ -84,6 +88,6 @@ def gzip_response(response, compressed=None):
     data = response.get_data()
     if len(data) < MIN_SIZE:
         return response
-    response.set_data(gzip.compress(data, compresslevel=6, mtime=0))
+    response.set_data(gzip.compress(data, compresslevel=ANSWER_LEVEL, mtime=0))
     response.headers["Content-Encoding"] = "gzip"
     return response
