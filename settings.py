@@ -97,8 +97,9 @@ SETTINGS = (
     Setting("ORCHARD_WORKERS", str(cores()), _whole,
             "processes running the app, sharing the port and the database", shown_default="one per core"),
     Setting("ORCHARD_THREADS", "2", _whole,
-            "threads per process running the app: a second keeps a process answering while a request "
-            "waits (a restore's checks, the write lock); more cost CPU"),
+            "threads per process running the app's slower pages (uploads, exports, the history): a "
+            "second keeps a process answering while one waits; a table's polls, taps and saves run on "
+            "the process's event loop (web/quick.py); more cost CPU"),
     Setting("ORCHARD_CONNECTION_LIMIT", "2000", _whole,
             "open connections held at once over all processes: a phone keeps one open between polls, "
             "so this is 1,000 phones with a spare each; more wait in the system's queue"),

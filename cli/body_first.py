@@ -135,12 +135,14 @@ class BodyFirst:
 
     `accepted(path, method, length)` says whether the page at `path` takes a body of `length`
     bytes: a body it does not take is left unread and the app is called with an empty one (it
-    answers 413 from the Content-Length)."""
+    answers 413 from the Content-Length). `quick(path, method)` says whether the page is run at
+    once on the event loop, without a thread (web/quick.py says which and why)."""
 
     def __init__(self, wsgi_app, threads, accepted, grace, multiprocess=False, per_address=4,
-                 trusted_proxy=None, bodies=None):
+                 trusted_proxy=None, bodies=None, quick=None):
         self.wsgi_app = wsgi_app
         self.accepted = accepted
+        self.quick = quick or (lambda path, method: False)
         self.grace = grace
         self.per_address = per_address
         self.trusted_proxy = trusted_proxy
@@ -181,9 +183,12 @@ class BodyFirst:
                 return None
             finally:
                 share.give_back()
+        environ = self._environ(scope, headers, body)
+        if self.quick(scope.path, scope.method):
+            return self._call(environ, protocol)
         # The app's thread sends the answer itself (Granian's protocol takes it from any thread):
         # it leaves at once, not when this loop next gets Python's lock.
-        await asyncio.wrap_future(self.threads.submit(self._call, self._environ(scope, headers, body), protocol))
+        await asyncio.wrap_future(self.threads.submit(self._call, environ, protocol))
 
     def _address(self, scope, headers):
         """The client's address; behind the trusted proxy, the last one its X-Forwarded-For names

@@ -82,6 +82,7 @@ def worker_app():
     (Linux: parent-death signal)."""
     from app import create_app
     from cli.body_first import BodyFirst
+    from web.quick import quick_pages
     from web.security import body_accepted
     from store.backup import start_daily_backups
     from store.limits import SharedBodies, limits_path
@@ -94,7 +95,8 @@ def worker_app():
     return BodyFirst(application, served["threads"], body_accepted(application),
                      grace=served["channel_timeout"], multiprocess=served["workers"] > 1,
                      per_address=served["bodies_per_address"], trusted_proxy=application.config["TRUSTED_PROXY"],
-                     bodies=SharedBodies(limits_path(application.config["DATABASE"])))
+                     bodies=SharedBodies(limits_path(application.config["DATABASE"])),
+                     quick=quick_pages(application))
 
 
 def _end_with_parent():

@@ -76,6 +76,7 @@ def live_version(crew_id, game_id, device, board=False, state=...):
     version, seen = state
     if device is not None:
         if seat_store.seen_long_ago(game_id, device, seen):
-            with write() as db:
+            # A draft: not worth waiting for the disk (a poll is quick, web/quick.py)
+            with write(draft=True) as db:
                 seat_store.note_seen(db, game_id, device)
     return version

@@ -162,8 +162,8 @@ def write(db=None, draft=False):
     disk before it returns (`synchronous = FULL`: the WAL is synced at commit), unless it is a
     `draft`: a tap on a round still being entered, which every phone at the table still shows
     and which the round's save makes durable with it (a FULL commit syncs every WAL frame
-    before it). A power cut can take back the draft taps since the last durable write, never a
-    saved round, and never leaves the file damaged."""
+    before it), or a phone noted as still at the table. A power cut can take back the drafts
+    since the last durable write, never a saved round, and never leaves the file damaged."""
     db = db or get_db()
     path = getattr(db, "path", None)
     with writer_queue(path).turn() if path else contextlib.nullcontext():

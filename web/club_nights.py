@@ -4,6 +4,7 @@ from flask import Blueprint, abort, current_app, flash, g, make_response, reques
 from flask_wtf import FlaskForm
 
 from web.access import CREW, DOOR, WATCH, allow, live_poll
+from web.quick import quick
 from wtforms import (IntegerField, RadioField, SelectChoice, SelectField, SelectMultipleField, StringField,
                      TextAreaField)
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
@@ -225,6 +226,7 @@ def night_show(token, night_id):
 @bp.get("/<int:night_id>/live")
 @allow(CREW)
 @live_poll(night=True)
+@quick
 def night_live(token, night_id):
     """The leaderboard again, only when something it shows changed (a 204 otherwise)."""
     mark = _mark(token, night_id)
@@ -251,6 +253,7 @@ def night_board(token, night_id):
 @bp.get("/<int:night_id>/board/live")
 @allow(CREW, WATCH)
 @live_poll(night=True)
+@quick
 def night_board_live(token, night_id):
     mark = _mark(token, night_id)
     if request.args.get("v", "") == mark:

@@ -16,6 +16,7 @@ from services import stage_clock
 from services.games import house_rules
 from services.refusals import Refused
 from web.access import CREW, TABLE, WATCH, allow, live_poll
+from web.quick import quick
 from web.crews import HouseRulesForm
 from web.fields import SEATS, check_name
 
@@ -140,6 +141,7 @@ def game_create(token):
 
 @bp.get("/<int:game_id>")
 @allow(CREW, TABLE, WATCH)
+@quick
 def game_show(token, game_id):
     # A save comes here with `?saved=N` (see rounds.round_save); app.js takes it off the address.
     return scoreboard_page(token, game_id, just_saved=request.args.get("saved", type=int))
@@ -159,6 +161,7 @@ def table_link_code(token, game_id):
 @bp.get("/<int:game_id>/live")
 @allow(CREW, TABLE, WATCH)
 @live_poll(board=True)
+@quick
 def game_live(token, game_id):
     """The scoreboard again, only when the game changed since the version the phone shows."""
     if poll_unchanged(token, game_id, board=True):
@@ -194,6 +197,7 @@ def seat_leave(token, game_id):
 
 @bp.post("/<int:game_id>/rounds")
 @allow(CREW, TABLE)
+@quick
 def round_start(token, game_id):
     """Open the next round for entry (or go to the one already open)."""
     crew, game = load_game(token, game_id)

@@ -13,6 +13,7 @@ from flask import g, make_response, request, url_for
 
 from web.access import CREW, TABLE, allow
 from web.access import live_poll
+from web.quick import quick
 from scoring import CardError, parse_card, parse_rank
 from services import rounds as service
 from services import taps
@@ -28,6 +29,7 @@ from .page import bp, first_error, load, not_open, page, regions, seat_in_range,
 
 @bp.get("")
 @allow(CREW, TABLE)
+@quick
 def round_show(number):
     return page(view_of(number, tab_arg()))
 
@@ -35,6 +37,7 @@ def round_show(number):
 @bp.get("/live")
 @allow(CREW, TABLE)
 @live_poll()
+@quick
 def round_live(number):
     """What changed since the version the phone shows: nothing (204), the display regions, or the
     whole round when it was saved or replaced. A phone's own controls are never in the answer."""
@@ -97,6 +100,7 @@ def _changed_elsewhere(hand):
 
 @bp.get("/hands/<int:seat>")
 @allow(CREW, TABLE)
+@quick
 def hand_show(number, seat):
     """A player's tab: their hand's controls, with the tabs and the poll following."""
     view = view_of(number, seat_in_range(seat))
@@ -158,6 +162,7 @@ def _refused(number, seat, message, control, status):
 
 @bp.post("/hands/<int:seat>/cards/<code>")
 @allow(CREW, TABLE)
+@quick
 def card_update(number, seat, code):
     """Tap on the card grid: `held` says whether the card is in this pile."""
     try:
@@ -171,6 +176,7 @@ def card_update(number, seat, code):
 
 @bp.post("/hands/<int:seat>/counts/<rank>")
 @allow(CREW, TABLE)
+@quick
 def count_update(number, seat, rank):
     """Tap on a rank's count (quick entry): `count` is how many of the rank the pile holds."""
     try:
@@ -184,6 +190,7 @@ def count_update(number, seat, rank):
 
 @bp.post("/hands/<int:seat>/target")
 @allow(CREW, TABLE)
+@quick
 def target_update(number, seat):
     """The target picker: saved once both its rank and its suit are picked."""
     form = TargetForm()
@@ -201,6 +208,7 @@ def target_update(number, seat):
 
 @bp.post("/hands/<int:seat>/mode")
 @allow(CREW, TABLE)
+@quick
 def mode_update(number, seat):
     """Quick or exact entry for this one hand."""
     form = ModeForm()
@@ -212,6 +220,7 @@ def mode_update(number, seat):
 
 @bp.post("/hands/<int:seat>/remaining")
 @allow(CREW, TABLE)
+@quick
 def remaining_create(number, seat):
     """Give this pile every card that nobody holds yet (exact entry)."""
     return _hand_change(number, seat, "done", lambda: taps.give_remaining(g.game, g.viewer, number, seat),
@@ -234,6 +243,7 @@ def _hand_change(number, seat, slot, apply, blocks):
 
 @bp.post("/hands/<int:seat>/done")
 @allow(CREW, TABLE)
+@quick
 def hand_done(number, seat):
     """Mark a hand as all in (or open it again); the fourth "all in" saves the round."""
     seat = seat_in_range(seat)
@@ -257,6 +267,7 @@ def hand_done(number, seat):
 
 @bp.post("/bid")
 @allow(CREW, TABLE)
+@quick
 def bid_update(number):
     """The bid, sent with every choice: saved once the winner, the number and the suit are all chosen."""
     form = BidForm()
@@ -282,6 +293,7 @@ def bid_update(number):
 
 @bp.post("/redeal")
 @allow(CREW, TABLE)
+@quick
 def redeal_create(number):
     try:
         entry, same_dealer = service.redeal(g.game, g.viewer, number)
@@ -297,6 +309,7 @@ def redeal_create(number):
 
 @bp.post("/save")
 @allow(CREW, TABLE)
+@quick
 def round_save(number):
     form = SaveForm()
     if not form.validate_on_submit():

@@ -1,0 +1,91 @@
+"""Quick pages (web/quick.py): a table's polls, taps and pages are run on the worker's event loop,
+so they are answered even while every app thread is busy with something slow; everything else still
+goes to a thread, and nothing that may be slow is declared quick."""
+import asyncio
+import threading
+
+from cli.body_first import BodyFirst
+from web.quick import LONGEST_PATH, quick_pages
+
+
+class Scope:
+    """An RSGI request's scope, as Granian hands it (headers lower-cased)."""
+
+    def __init__(self, path, method="GET"):
+        self.path, self.method = path, method
+        self.headers = {"host": "127.0.0.1"}
+        self.query_string = ""
+        self.server, self.client = "127.0.0.1:8000", "127.0.0.1:50000"
+        self.http_version, self.scheme, self.authority = "1.1", "http", None
+
+
+class Protocol:
+    """The answer Granian would send: status and body, once, from any thread."""
+
+    def __init__(self):
+        self.answered = threading.Event()
+        self.status = self.body = None
+
+    def response_bytes(self, status, headers, body):
+        self.status, self.body = status, body
+        self.answered.set()
+
+    def response_str(self, status, headers, body):
+        self.response_bytes(status, headers, body.encode())
+
+
+def test_the_tables_poll_is_answered_while_the_only_thread_is_busy_with_a_slow_page():
+    release = threading.Event()
+
+    def app(environ, start_response):
+        if environ["PATH_INFO"] == "/slow":
+            release.wait(10)
+        start_response("200 OK", [("content-type", "text/plain")])
+        return [environ["PATH_INFO"].encode()]
+
+    server = BodyFirst(app, 1, lambda path, method, length: True, grace=5,
+                       quick=lambda path, method: path == "/poll")
+
+    async def table():
+        slow, poll, other = Protocol(), Protocol(), Protocol()
+        slow_request = asyncio.ensure_future(server.__rsgi__(Scope("/slow"), slow))
+        await asyncio.sleep(0.05)  # the slow page has the one thread
+        await asyncio.wait_for(server.__rsgi__(Scope("/poll"), poll), 2)
+        assert (poll.status, poll.body) == (200, b"/poll")  # answered at once, on the loop
+        other_request = asyncio.ensure_future(server.__rsgi__(Scope("/other"), other))
+        await asyncio.sleep(0.2)
+        assert not other.answered.is_set()  # not quick: it waits for the thread
+        release.set()
+        await asyncio.wait_for(asyncio.gather(slow_request, other_request), 5)
+        assert (slow.status, slow.body, other.status, other.body) == (200, b"/slow", 200, b"/other")
+
+    try:
+        asyncio.run(table())
+    finally:
+        release.set()
+        server.threads.shutdown(wait=True)
+
+
+def test_a_tables_polls_taps_saves_and_pages_are_quick_and_uploads_exports_draws_and_history_are_not(app, table):
+    game_url = table.start_game()
+    round_url = table.start_round()
+    crew = game_url.split("/games/")[0]
+    night = crew + "/club-nights/1"
+    is_quick = quick_pages(app)
+    for path, method in [
+        (game_url, "GET"), (game_url + "/live", "GET"), (round_url, "GET"), (round_url + "/live", "GET"),
+        (round_url + "/hands/2", "GET"), (round_url + "/hands/0/cards/QH", "POST"),
+        (round_url + "/hands/0/counts/7", "POST"), (round_url + "/hands/3/target", "POST"),
+        (night + "/live", "GET"), (night + "/board/live", "GET"),
+        (round_url + "/bid", "POST"), (round_url + "/save", "POST"), (game_url + "/rounds", "POST"),
+    ]:
+        assert is_quick(path, method), (path, method)
+    for path, method in [
+        ("/restore", "POST"), (game_url + "/export.csv", "GET"), (crew + "/history", "GET"),
+        (night + "/stages", "POST"), (crew + "/history/games/1", "GET"),
+        (crew + "/", "GET"),
+    ]:
+        app.url_map.bind("localhost").match(path, method)  # a page there (raises if not)
+        assert not is_quick(path, method), (path, method)
+    assert not is_quick(game_url + "/live", "POST") and not is_quick("/no/such/page", "GET")
+    assert not is_quick(round_url + "/live" + "/" * LONGEST_PATH, "GET")
