@@ -27,8 +27,8 @@ def connect(path):
     db = Database(conn)
     db.path = str(path)
     db.execute("PRAGMA foreign_keys = ON")
-    # A draft write (a tap) commits without waiting for the disk; `write()` asks for FULL around
-    # every other one. See `write`.
+    # Commits do not wait for the disk; `write()` syncs the log after every one but a draft's,
+    # once the write lock is let go. See `write` and `sync_log`.
     db.execute("PRAGMA synchronous = NORMAL")
     return db
 
@@ -159,16 +159,14 @@ def write(db=None, draft=False):
     the writer queue first, see WriterQueue).
 
     Every write is atomic and survives the process being killed (WAL). A write is also on the
-    disk before it returns (`synchronous = FULL`: the WAL is synced at commit), unless it is a
-    `draft`: a tap on a round still being entered, which every phone at the table still shows
-    and which the round's save makes durable with it (a FULL commit syncs every WAL frame
-    before it), or a phone noted as still at the table. A power cut can take back the drafts
-    since the last durable write, never a saved round, and never leaves the file damaged."""
+    disk before it returns (`sync_log` once the lock is let go), unless it is a `draft`: a tap on
+    a round still being entered, which every phone at the table still shows and which the round's
+    save makes durable with it (syncing the log syncs every commit in it), or a phone noted as
+    still at the table. A power cut can take back the drafts since the last durable write, never a
+    saved round, and never leaves the file damaged."""
     db = db or get_db()
     path = getattr(db, "path", None)
     with writer_queue(path).turn() if path else contextlib.nullcontext():
-        if not draft:  # set before BEGIN: SQLite reads it when the transaction starts
-            db.execute("PRAGMA synchronous = FULL")
         db.execute("BEGIN IMMEDIATE")
         try:
             yield db
@@ -177,9 +175,38 @@ def write(db=None, draft=False):
             raise
         else:
             db.commit()
+    if not draft:
+        sync_log(path or _file_of(db))
+
+
+def sync_log(path):
+    """Wait until the disk has the database's write-ahead log as it is now, with every commit in it.
+
+    Every connection commits under `synchronous = NORMAL`: the commit is written to the log but not
+    synced, so the write lock is let go at once. The sync comes after, outside the lock: under
+    FULL, SQLite synced at the commit, and every other writer, in every process, waited for the
+    disk behind it (at 300 tables the lock was held 0.60–0.64 ms a write, 0.40–0.48 ms with the
+    sync outside; docs/performance.md). Syncing the log
+    afterwards is as durable for this commit: its frames are in the log until a checkpoint has
+    copied them into the database file, which SQLite syncs before the log starts over. With no
+    log (not in WAL mode), the database file itself is synced."""
+    if not path:  # a database in memory: no disk to wait for
+        return
+    for name in (f"{path}-wal", path):
+        try:
+            fd = os.open(name, os.O_RDONLY)
+        except FileNotFoundError:
+            continue
+        try:
+            os.fsync(fd)
         finally:
-            if not draft:
-                db.execute("PRAGMA synchronous = NORMAL")
+            os.close(fd)
+        return
+
+
+def _file_of(db):
+    """The main database file of a connection opened without `connect` ("" in memory)."""
+    return next((row[2] for row in db.execute("PRAGMA database_list").fetchall() if row[1] == "main"), "")
 
 
 def now():

@@ -4,6 +4,7 @@ import datetime
 import re
 import sqlite3
 from contextlib import closing
+from pathlib import Path
 
 import pytest
 
@@ -156,21 +157,33 @@ def test_a_poll_for_a_game_the_link_does_not_hold_is_a_plain_not_found(traced):
         assert client.get(wrong.replace(token, table_token) + "/live?v=1").status_code == 404
 
 
-def test_a_save_waits_for_the_disk_and_a_tap_does_not(traced):
-    """A saved round is on the disk before the answer (SQLite syncs the WAL at a commit begun
-    under `synchronous = FULL`); a tap on the round being entered is a draft, committed under the
-    connection's NORMAL (atomic, no sync), and the save syncs it with the rest."""
+def test_a_save_waits_for_the_disk_after_letting_the_write_lock_go_and_a_tap_does_not(traced, monkeypatch):
+    """A saved round is on the disk before the answer: the database's log is synced (fsync) once
+    the write lock is free again, so no other writer waits for the disk behind it. A tap on the
+    round being entered is a draft: committed (atomic) without a sync, and the save syncs it with
+    the rest. No transaction switches `synchronous` (every commit is NORMAL)."""
     app, seen = traced
     client = app.test_client()
     url = open_round(client)
+    database = app.config["DATABASE"]
+    synced = []
+    real_fsync = store.os.fsync
+
+    def fsync(fd):
+        queue = store.writer_queue(database)
+        synced.append((store.os.readlink(f"/proc/self/fd/{fd}"), queue.lock.locked()))
+        real_fsync(fd)
+
+    monkeypatch.setattr(store.os, "fsync", fsync)
     _, tap_sql = statements(seen, lambda: client.post(url + "/hands/0/counts/7", data={"count": 2}))
-    assert not [sql for sql in tap_sql if sql.startswith("PRAGMA synchronous")], "\n".join(tap_sql)
+    assert synced == []
     fields = Table(client).save_form(url)
     response, save_sql = statements(seen, lambda: client.post(url + "/save", data=fields))
     assert response.status_code == 303
-    begin = save_sql.index("BEGIN IMMEDIATE")
-    assert save_sql[begin - 1] == "PRAGMA synchronous = FULL", "\n".join(save_sql)
-    assert save_sql[save_sql.index("COMMIT", begin) + 1] == "PRAGMA synchronous = NORMAL"
+    assert synced == [(str(Path(database).resolve()) + "-wal", False)]  # the log, the lock let go
+    assert not [sql for sql in tap_sql + save_sql if sql.startswith("PRAGMA synchronous")]
+    with closing(sqlite3.connect(database)) as check:
+        assert check.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
 def test_a_save_reads_the_game_s_saved_rounds_once(traced):
