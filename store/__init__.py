@@ -186,10 +186,10 @@ def sync_log(path):
     synced, so the write lock is let go at once. The sync comes after, outside the lock: under
     FULL, SQLite synced at the commit, and every other writer, in every process, waited for the
     disk behind it (at 300 tables the lock was held 0.60–0.64 ms a write, 0.40–0.48 ms with the
-    sync outside; docs/performance.md). Syncing the log
-    afterwards is as durable for this commit: its frames are in the log until a checkpoint has
-    copied them into the database file, which SQLite syncs before the log starts over. With no
-    log (not in WAL mode), the database file itself is synced."""
+    sync outside; docs/performance.md). Syncing the log afterwards is as durable for this commit:
+    its frames are in the log until a checkpoint has copied them into the database file, which
+    SQLite syncs before the log starts over. With no log (not in WAL mode), the database file
+    itself is synced."""
     if not path:  # a database in memory: no disk to wait for
         return
     for name in (f"{path}-wal", path):
