@@ -34,7 +34,7 @@ from .cards import (
 from .highlights import COMEBACK_MIN, Highlight, highlight
 from .game import MAX_GOAL, GameError, GameResult, HouseRules, game_result, running_totals
 from .piles import MAX_PILE_CARDS, Group, PileError, PileScore, format_points, score_counts, score_pile
-from .limits import NAME_MAX, NOTE_MAX, ROUNDS_MAX, YEARS
+from .limits import NAME_MAX, NOTE_MAX, ROUNDS_MAX, SCOREBOARD_ROUNDS, YEARS
 from .rounds import (MODES, PLAYERS, Hand, Problem, QuickHand, check_entry, check_quick_round, check_round,
                      entered_hand, left_out, parse_hand, quick_counts, quick_from_exact, score_hand,
                      score_round)
@@ -50,7 +50,7 @@ __all__ = [
     "MAX_GOAL", "GameError", "GameResult", "HouseRules", "game_result", "running_totals",
     "MAX_PILE_CARDS", "Group", "PileError", "PileScore", "format_points", "score_counts", "score_pile",
     "MODES", "PLAYERS", "Hand", "Problem", "QuickHand", "check_entry", "check_quick_round", "check_round",
-    "parse_hand", "quick_from_exact", "left_out", "quick_counts", "score_round", "entered_hand", "score_hand", "NAME_MAX", "NOTE_MAX", "ROUNDS_MAX", "YEARS",
+    "parse_hand", "quick_from_exact", "left_out", "quick_counts", "score_round", "entered_hand", "score_hand", "NAME_MAX", "NOTE_MAX", "ROUNDS_MAX", "SCOREBOARD_ROUNDS", "YEARS",
     "Standing", "rematch_first_dealer", "round_dealer", "standing", "MAX_BID",
     "TrickError", "TrickResult", "trick_winner",
 ]

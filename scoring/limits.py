@@ -11,3 +11,7 @@ YEARS = range(1970, 9999)
 ROUNDS_MAX = 100_000
 # A round page lists its newest changes, this many at most, after a line that counts the others.
 HISTORY_LINES = 20
+# A scoreboard lists a game's newest saved rounds, this many at most, after a line that counts the
+# others (its totals count every round). A game to MAX_GOAL points may have thousands of rounds,
+# and the scoreboard is drawn on the worker's event loop: 0.1 ms a round listed.
+SCOREBOARD_ROUNDS = 50

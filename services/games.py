@@ -3,7 +3,7 @@ game as the engine sees it (its house rules, where it stands after its saved rou
 import json
 from dataclasses import dataclass
 
-from scoring import PLAYERS, HouseRules, rematch_first_dealer, round_dealer, standing
+from scoring import PLAYERS, SCOREBOARD_ROUNDS, HouseRules, rematch_first_dealer, round_dealer, standing
 from store import club_nights as night_store
 from store.crews import LookAlike
 from store import games as game_store
@@ -82,7 +82,8 @@ def latest_saved(crew_id):
 
 @dataclass(frozen=True)
 class Scoreboard:
-    rounds: list  # the saved rounds, in order
+    rounds: list  # the newest saved rounds, SCOREBOARD_ROUNDS at most, in order
+    earlier: int  # how many saved rounds come before them (their running totals start after those)
     standing: object  # the engine's Standing: totals, verdict, next dealer
     open_round: object  # the round being entered (or corrected), if any
     undone: object  # an undone round that can be brought back, if any
@@ -93,15 +94,17 @@ class Scoreboard:
 def scoreboard(game, just_saved=None):
     """What the scoreboard shows; `just_saved`: the round number a save on this phone came from."""
     saved = round_store.scored(game["id"])
-    agreed = seat_store.signoffs([row["id"] for row in saved])
+    listed = saved[-SCOREBOARD_ROUNDS:]
+    agreed = seat_store.signoffs([row["id"] for row in listed])
     done = None
     if just_saved is not None and any(row["number"] == just_saved for row in saved):
         done = f"Round {just_saved} saved."
     return Scoreboard(
-        rounds=saved,
+        rounds=listed,
+        earlier=len(saved) - len(listed),
         standing=game_standing(game, saved),
         open_round=round_store.open_round(game["id"]),
         undone=round_store.undone_after(game["id"], len(saved)),
-        all_agreed={row["id"] for row in saved if len(agreed.get(row["id"], ())) == PLAYERS},
+        all_agreed={row["id"] for row in listed if len(agreed.get(row["id"], ())) == PLAYERS},
         just_saved=done,
     )

@@ -1,5 +1,5 @@
 """The round limit a backup file keeps to, kept by live entry too."""
-from support.html_text import element_text, notice, text
+from support.html_text import element_text, notice, text, texts
 
 
 def test_a_round_s_redeals_corrections_and_a_game_s_rounds_stop_at_the_limit_a_backup_keeps(
@@ -31,3 +31,30 @@ def test_a_round_s_redeals_corrections_and_a_game_s_rounds_stop_at_the_limit_a_b
     third = client.post(table.game_url + "/rounds")
     assert third.headers["Location"].endswith(table.game_url)  # no round 3 opens
     assert "A game may have 2 rounds at most: start a new game." in text(client.get(table.game_url))
+
+
+def test_a_long_games_scoreboard_lists_its_newest_rounds_and_its_totals_count_every_round(
+        monkeypatch, client, table):
+    """A game to a high goal can run to thousands of rounds; its scoreboard, drawn on the worker's
+    event loop, lists the newest SCOREBOARD_ROUNDS (here 2, then 1) after a line that counts the
+    others, and each listed round's running totals are the full game's."""
+    import services.games
+
+    table.start_crew()
+    table.start_game()
+    for targets, counts in [(["4S", "2S", "3S", "5S"], [{"7": 2}, {}, {"Q": 3}, {}]),
+                            (["6H", "2S", "3S", "5S"], [{}, {"K": 2}, {}, {"A": 4}]),
+                            (["4S", "8D", "3S", "5S"], [{"9": 3}, {}, {"J": 2}, {}])]:
+        table.save_quick_round(targets, counts)
+    rows = "table.rounds tbody tr:not(.earlier)"
+    everything = texts(client.get(table.game_url), rows)
+    assert len(everything) == 3, everything
+
+    monkeypatch.setattr(services.games, "SCOREBOARD_ROUNDS", 2)
+    page = client.get(table.game_url)
+    assert texts(page, rows) == everything[1:]
+    assert element_text(page, "tr.earlier") == "Round 1 is not listed here; the totals count it."
+    monkeypatch.setattr(services.games, "SCOREBOARD_ROUNDS", 1)
+    polled = client.get(table.game_url + "/live?v=0", headers={"HX-Request": "true"})
+    assert texts(polled, rows) == everything[2:]
+    assert element_text(polled, "tr.earlier") == "Rounds 1 to 2 are not listed here; the totals count them."

@@ -68,6 +68,7 @@ def scoreboard_page(token, game_id, status=200, notice=None, reassign=None, just
         crew=crew,
         game=game,
         rounds=board.rounds,
+        earlier=board.earlier,
         standing=board.standing,
         rules=house_rules(game),
         open_round=board.open_round,
