@@ -35,6 +35,21 @@ class Record:
         self.errors.append(text)
 
 
+class Stopped(Exception):
+    """The run is over: the phone puts itself down at its next pause, not after its round."""
+
+
+async def pause(stop, seconds):
+    """Sleep `seconds`, or less if the run stops meanwhile (then Stopped)."""
+    if seconds > 0:
+        try:
+            await asyncio.wait_for(stop.wait(), seconds)
+        except asyncio.TimeoutError:
+            return
+    if stop.is_set():
+        raise Stopped()
+
+
 async def timed(record, kind, connection, method, path, form=None, expect=(200,)):
     try:
         status, headers, data, seconds = await connection.request(method, path, form)
@@ -58,10 +73,10 @@ async def timed(record, kind, connection, method, path, form=None, expect=(200,)
 async def poller(record, stop, port, cookie, path, version, every, offset, kind="live"):
     """A phone following a page: `path?v=N…` every `every` seconds; a 200 moves its version on."""
     connection = Connection(port, cookie)
-    await asyncio.sleep(offset)
-    next_poll = time.monotonic()
     try:
-        while not stop.is_set():
+        await pause(stop, offset)
+        next_poll = time.monotonic()
+        while True:
             try:
                 status, headers, data = await timed(record, kind, connection, "GET", path.format(v=version),
                                                     expect=(200, 204))
@@ -71,7 +86,9 @@ async def poller(record, stop, port, cookie, path, version, every, offset, kind=
                 found = (NIGHT_MARK if kind != "live" else LIVE_VERSION).search(_text(headers, data))
                 version = found.group(1) if found else version
             next_poll += every
-            await asyncio.sleep(max(next_poll - time.monotonic(), 0))
+            await pause(stop, next_poll - time.monotonic())
+    except Stopped:
+        return
     finally:
         connection.close()
 
@@ -90,12 +107,10 @@ async def enterer(record, stop, port, cookie, csrf, game_url, every, offset, pol
     second one), one tap a second (bid, targets, counts), the save and the scoreboard the save
     opens. It starts `offset` seconds in, so the tables tap out of step, as at a real club night."""
     connection = Connection(port, cookie, csrf)
-    await asyncio.sleep(offset)
-
     shown = {}  # what the round page shows: the poll's version and the save form's, as each answer moves them
 
     async def tap(kind, path, form=None, expect=(200,)):
-        await asyncio.sleep(every)
+        await pause(stop, every)
         answer = await timed(record, kind, connection, "POST", path, form, expect)
         learn(_text(answer[1], answer[2]))
         return answer
@@ -111,18 +126,19 @@ async def enterer(record, stop, port, cookie, csrf, game_url, every, offset, pol
         second = Connection(port, cookie)
         try:
             while True:
-                await asyncio.sleep(poll_every)
+                await pause(stop, poll_every)
                 status, headers, data = await timed(record, "live", second, "GET", path.format(v=shown["v"]),
                                                     expect=(200, 204))
                 if status == 200:
                     learn(_text(headers, data))
-        except (Broken, asyncio.CancelledError):
+        except (Broken, Stopped, asyncio.CancelledError):
             pass
         finally:
             second.close()
 
     try:
-        while not stop.is_set():
+        await pause(stop, offset)
+        while True:
             _, headers, _ = await timed(record, "start", connection, "POST", game_url + "/rounds",
                                         expect=(200, 303))  # htmx is sent on with HX-Redirect
             url = re.sub(r"^https?://[^/]+", "", headers.get("hx-redirect") or headers["location"])
@@ -140,7 +156,7 @@ async def enterer(record, stop, port, cookie, csrf, game_url, every, offset, pol
                       expect=(200, 303))  # htmx: HX-Redirect
             polling.cancel()
             await timed(record, "scoreboard", connection, "GET", game_url)  # where the save leads
-    except Broken:
+    except (Broken, Stopped):
         return
     finally:
         connection.close()
@@ -149,12 +165,14 @@ async def enterer(record, stop, port, cookie, csrf, game_url, every, offset, pol
 async def probe(record, stop, port, kind, path, every=0.25):
     connection = Connection(port, htmx=False)
     try:
-        while not stop.is_set():
+        while True:
             try:
                 await timed(record, kind, connection, "GET", path)
             except Broken:
                 return
-            await asyncio.sleep(every)
+            await pause(stop, every)
+    except Stopped:
+        return
     finally:
         connection.close()
 
