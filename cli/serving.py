@@ -116,7 +116,7 @@ def _end_with_parent():
 def serve(settings, lan_url=None):
     """Serve `worker_app` under Granian until SIGTERM or SIGINT (then in-flight requests finish)."""
     from granian import Granian
-    from granian.constants import Interfaces, Loops
+    from granian.constants import Interfaces, Loops, TaskImpl
     from granian.http import HTTP1Settings
 
     os.environ["ORCHARD_SERVER_PID"] = str(os.getpid())
@@ -125,6 +125,9 @@ def serve(settings, lan_url=None):
     Granian(
         # RSGI, not WSGI: body_first.py reads each body before the app takes a thread.
         "cli.serving:worker_app", factory=True, interface=Interfaces.RSGI, loop=Loops.asyncio,
+        # asyncio's tasks, not Granian's Rust ones: body_first.read_body's deadlines cancel the
+        # request's task, which a Rust task ignores.
+        task_impl=TaskImpl.asyncio,
         working_dir=Path.cwd(),
         address=settings["host"], port=settings["port"],
         workers=settings["workers"],
