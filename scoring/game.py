@@ -88,19 +88,24 @@ class GameResult:
 
 def running_totals(round_scores: Sequence[Sequence[int]]) -> list[tuple[int, int, int, int]]:
     """The four players' totals after each round."""
-    totals = (0, 0, 0, 0)
+    a = b = c = d = 0
     result = []
     for number, scores in enumerate(round_scores, start=1):
         if len(scores) != 4 or not all(is_whole_number(score) for score in scores):
             raise GameError(f"Round {number} needs four whole-number scores, not {list(scores)!r}")
-        totals = tuple(total + score for total, score in zip(totals, scores))
-        result.append(totals)
+        a, b, c, d = a + scores[0], b + scores[1], c + scores[2], d + scores[3]
+        result.append((a, b, c, d))
     return result
 
 
 def game_result(round_scores: Sequence[Sequence[int]], rules: HouseRules = HouseRules()) -> GameResult:
     """Whether the game is over after these rounds, and who won or leads."""
-    history = running_totals(round_scores)
+    return result_of(running_totals(round_scores), rules)
+
+
+def result_of(history: Sequence[Sequence[int]], rules: HouseRules = HouseRules()) -> GameResult:
+    """`game_result` from the running totals after each round (`running_totals`), when the caller
+    has them already."""
     goal_reached_after = ended_after = None
     for number, totals in enumerate(history, start=1):
         if goal_reached_after is None and max(totals) >= rules.goal:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from .bidding import dealer_seat, first_bidder_seat
-from .game import GameResult, HouseRules, game_result, running_totals
+from .game import GameResult, HouseRules, result_of, running_totals
 from .rounds import PLAYERS
 
 
@@ -28,12 +28,13 @@ def standing(round_scores: Sequence[Sequence[int]], redeals: int, first_dealer: 
              rules: HouseRules = HouseRules()) -> Standing:
     """Totals, the engine's verdict and who deals next, from the saved rounds' scores and the
     number of redeals they took."""
-    result = game_result(round_scores, rules)
+    running = running_totals(round_scores)
+    result = result_of(running, rules)
     next_number = len(round_scores) + 1
     dealer = round_dealer(first_dealer, next_number, redeals, rules)
     return Standing(
         totals=result.totals,
-        running=running_totals(round_scores),
+        running=running,
         result=result,
         next_number=next_number,
         next_dealer=dealer,
