@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal, Optional
 from pydantic import Field, TypeAdapter, ValidationError, with_config
 from typing_extensions import NotRequired, TypedDict
 
-from scoring import MAX_BID, NAME_MAX, NOTE_MAX, PLAYERS, SUIT_NAMES, YEARS, club_night
+from scoring import MAX_BID, NAME_MAX, NOTE_MAX, PLAYERS, ROUNDS_MAX, SUIT_NAMES, YEARS, club_night
 from scoring.season import MAX_SEASONS
 
 from . import columns
@@ -266,6 +266,9 @@ def _message(error, data):
         return _no_proper(where, loc[2:])
     entry = game["rounds"][loc[3]]
     if len(loc) == 4 or loc[4] == "number":
+        number = entry.get("number") if isinstance(entry, dict) else None
+        if type(number) is int and number > ROUNDS_MAX:
+            return f"{where} has a round numbered {number:,}: a game may have {ROUNDS_MAX:,} rounds at most."
         return f"{where} has a round without a proper number."
     where = f"{where}, round {entry['number']}"
     if loc[4] in _PARTS and len(loc) > 5:  # inside the bid, or an item of a list

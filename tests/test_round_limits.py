@@ -1,4 +1,9 @@
 """The round limit a backup file keeps to, kept by live entry too."""
+import copy
+
+from scoring import ROUNDS_MAX
+from store import connect
+from support.exports import export_of, restore
 from support.html_text import element_text, notice, text, texts
 
 
@@ -58,3 +63,29 @@ def test_a_long_games_scoreboard_lists_its_newest_rounds_and_its_totals_count_ev
     polled = client.get(table.game_url + "/live?v=0", headers={"HX-Request": "true"})
     assert texts(polled, rows) == everything[2:]
     assert element_text(polled, "tr.earlier") == "Rounds 1 to 2 are not listed here; the totals count them."
+
+
+def test_a_backup_may_hold_a_game_of_the_most_rounds_and_not_one_more(app, client, table):
+    """Every page and save of a game reads all its saved rounds, and starting a round does so in the
+    write lock every table waits for: a file's game is bounded by ROUNDS_MAX (1,000; it was 100,000,
+    and a "Start round" on such a game held the lock for a second)."""
+    crew_url = table.start_crew()
+    table.start_game(goal="other", goal_other="100000")
+    table.save_quick_round(["4S", "2S", "3S", "5S"], [{}, {}, {}, {}])
+    data = export_of(client, crew_url)
+    rounds = data["games"][0]["rounds"]
+    rounds.extend(dict(copy.deepcopy(rounds[0]), number=number) for number in range(2, ROUNDS_MAX + 2))
+
+    refused = restore(client, data)
+    assert refused.status_code == 422
+    assert "Game 1 has a round numbered 1,001: a game may have 1,000 rounds at most." in text(refused)
+
+    rounds.pop()
+    restored = restore(client, data)
+    assert restored.status_code == 303, text(restored)
+    game_id = connect(app.config["DATABASE"]).execute("SELECT max(id) FROM games").fetchone()[0]
+    game_url = restored.headers["Location"].removesuffix("history") + f"games/{game_id}"
+    board = client.get(game_url)
+    assert element_text(board, "tr.earlier") == "Rounds 1 to 950 are not listed here; the totals count them."
+    assert "A game may have 1,000 rounds at most: start a new game." in text(client.get(
+        client.post(game_url + "/rounds").headers["Location"]))

@@ -2,6 +2,9 @@
 import io
 import json
 
+from werkzeug.datastructures import FileStorage
+from werkzeug.test import encode_multipart
+
 
 def export_of(client, crew_url, game_id=None):
     url = crew_url + (f"games/{game_id}/export.json" if game_id else "history/export.json")
@@ -12,5 +15,7 @@ def export_of(client, crew_url, game_id=None):
 
 def restore(client, data, **kwargs):
     body = json.dumps(data).encode() if not isinstance(data, bytes) else data
-    return client.post("/restore", data={"file": (io.BytesIO(body), "export.json"), **kwargs},
-                       content_type="multipart/form-data")
+    # Encoded here, in memory: the test client spools a form over 500 KB to a temporary file that
+    # nothing closes.
+    boundary, form = encode_multipart({"file": FileStorage(io.BytesIO(body), filename="export.json"), **kwargs})
+    return client.post("/restore", data=form, content_type=f"multipart/form-data; boundary={boundary}")
