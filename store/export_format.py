@@ -268,7 +268,7 @@ def _message(error, data):
     if len(loc) == 4 or loc[4] == "number":
         number = entry.get("number") if isinstance(entry, dict) else None
         if type(number) is int and number > ROUNDS_MAX:
-            return f"{where} has a round numbered {number:,}: a game may have {ROUNDS_MAX:,} rounds at most."
+            return f"{where} has a round numbered over {ROUNDS_MAX:,}: a game may have {ROUNDS_MAX:,} rounds at most."
         return f"{where} has a round without a proper number."
     where = f"{where}, round {entry['number']}"
     if loc[4] in _PARTS and len(loc) > 5:  # inside the bid, or an item of a list

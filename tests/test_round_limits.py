@@ -78,7 +78,11 @@ def test_a_backup_may_hold_a_game_of_the_most_rounds_and_not_one_more(app, clien
 
     refused = restore(client, data)
     assert refused.status_code == 422
-    assert "Game 1 has a round numbered 1,001: a game may have 1,000 rounds at most." in text(refused)
+    assert "Game 1 has a round numbered over 1,000: a game may have 1,000 rounds at most." in text(refused)
+    rounds[-1]["number"] = 10 ** 4000  # a number of 4,001 digits is not said back
+    refused = restore(client, data)
+    assert refused.status_code == 422 and "000,000" not in text(refused)
+    assert "Game 1 has a round numbered over 1,000: a game may have 1,000 rounds at most." in text(refused)
 
     rounds.pop()
     restored = restore(client, data)
