@@ -11,12 +11,13 @@ import itertools
 import os
 import platform
 import subprocess
+import time
 import warnings
 from pathlib import Path
 
 import pytest
 from selenium import webdriver
-from selenium.common.exceptions import NoAlertPresentException
+from selenium.common.exceptions import InvalidArgumentException, NoAlertPresentException
 from selenium.webdriver.firefox.service import Service as FirefoxService
 from selenium.webdriver.webkitgtk.service import Service as WebKitService
 
@@ -105,16 +106,31 @@ def display(tmp_path_factory):
         log.close()
 
 
-def fit_phone(driver):
-    """Size the window so that the page's viewport is the phone's 390 x 844 CSS pixels."""
-    for _ in range(3):
-        inner = driver.execute_script("return [window.innerWidth, window.innerHeight]")
-        if tuple(inner) == PHONE:
+def fit_phone(driver, seconds=15):
+    """Size the window so that the page's viewport is the phone's 390 x 844 CSS pixels.
+
+    A window the browser has not laid out yet reports an outer size smaller than its page (a CI run
+    once read one so, and asked WebKit for a negative width): such readings are read again, not
+    acted on."""
+    seen = []
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        inner = tuple(driver.execute_script("return [window.innerWidth, window.innerHeight]"))
+        if inner == PHONE:
             return
         outer = driver.get_window_size()
-        driver.set_window_size(outer["width"] + PHONE[0] - inner[0], outer["height"] + PHONE[1] - inner[1])
-    inner = driver.execute_script("return [window.innerWidth, window.innerHeight]")
-    assert tuple(inner) == PHONE, f"the viewport is {inner[0]}x{inner[1]}, not a phone's {PHONE[0]}x{PHONE[1]}"
+        outer = (outer["width"], outer["height"])
+        seen.append((inner, outer))
+        if outer[0] < inner[0] or outer[1] < inner[1]:
+            time.sleep(0.1)  # not laid out yet
+            continue
+        try:
+            driver.set_window_size(outer[0] + PHONE[0] - inner[0], outer[1] + PHONE[1] - inner[1])
+        except InvalidArgumentException as refused:  # said with the readings below if it lasts
+            seen.append(refused.msg)
+            time.sleep(0.1)
+    raise AssertionError(f"the viewport is not a phone's {PHONE[0]}x{PHONE[1]} after {seconds} s;"
+                         f" (inner, outer) read: {seen[:3]} ... {seen[-3:]}")
 
 
 class Drivers:
