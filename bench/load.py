@@ -26,6 +26,11 @@ all its processes), both floors, and PASS/FAIL; at the end the largest passing c
     .venv/bin/python bench/load.py --tables 50,100,150 [--idle 0] [--seconds 30] [--workers 2]
     .venv/bin/python bench/load.py --tables 0 --idle 1000 --seconds 30
     .venv/bin/python bench/load.py --tables 150 --workers 2 --proxy caddy
+    .venv/bin/python bench/load.py --tables 300 --slow-disk 20
+
+With --slow-disk MS every fsync and fdatasync of the server's processes waits MS milliseconds before
+it syncs (bench/slow_disk.c, preloaded): a disk shared with busy neighbours, which is what a table's
+answers must not wait for unless they are saves.
 
 With --proxy caddy the phones talk to Caddy (`/usr/bin/caddy`, Debian's package), started on
 another free port with a Caddyfile like the README's (plain HTTP on loopback: no certificate),
@@ -182,8 +187,23 @@ def run_once(entering, idle, args, set_up=set_up):
                "ORCHARD_CONNECTION_LIMIT": str(max(2000, 4 * (entering + idle) + 200))}
         if args.proxy:
             env["ORCHARD_TRUSTED_PROXY"] = "127.0.0.1"
+        if args.slow_disk:
+            env.update(slow_disk(Path(folder), args.slow_disk))
         with served(Path(folder) / "orchard.db", log=open(Path(folder) / "server.log", "wb"), env=env) as server:
             return _drive_served(server, folder, entering, idle, args, set_up)
+
+
+def slow_disk(folder, milliseconds):
+    """What the server's environment needs for every sync of its processes to take `milliseconds`
+    longer (bench/slow_disk.c, built here with the system's C compiler), as on a disk shared with
+    busy neighbours."""
+    library = folder / "slow_disk.so"
+    try:
+        subprocess.run(["cc", "-shared", "-fPIC", "-O2", "-o", str(library), str(REPO / "bench" / "slow_disk.c"), "-ldl"],
+                       check=True, capture_output=True)
+    except (OSError, subprocess.CalledProcessError) as error:
+        raise SystemExit(f"--slow-disk needs a C compiler (cc) to build bench/slow_disk.c: {error}") from None
+    return {"LD_PRELOAD": str(library), "SLOW_DISK_MICROSECONDS": str(round(milliseconds * 1000))}
 
 
 def _drive_served(server, folder, entering, idle, args, set_up):
@@ -270,6 +290,8 @@ def main(argv=None):
     parser.add_argument("--proxy", choices=["caddy"], help="phones talk to this reverse proxy in front of the app")
     parser.add_argument("--proxy-pool", type=int, default=0,
                         help="most connections from the proxy to the app (default 0: none, as the README sample)")
+    parser.add_argument("--slow-disk", type=float, default=0, metavar="MS",
+                        help="every sync of the server's processes waits MS milliseconds more (needs cc)")
     args = parser.parse_args(argv)
     best = None
     for entering in (int(n) for n in args.tables.split(",")):

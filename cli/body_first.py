@@ -35,6 +35,8 @@ SLOW_BODY = (408, "The request took too long to arrive: try again.\n")
 SETTLE_SECONDS = 1.0
 BUSY_ADDRESS = (429, "This address is already sending several requests to the server: wait for them "
                      "to arrive, then try again.\n")
+UNSYNCED = (503, "The server could not make sure the disk has this change: reload the page to see "
+                 "what was kept.\n")
 NO_LENGTH = (411, "A request with a body must say its length (Content-Length).\n")
 BAD_LENGTH = (400, "That Content-Length is not a number of bytes.\n")
 
@@ -151,11 +153,15 @@ class BodyFirst:
     `accepted(path, method, length)` says whether the page at `path` takes a body of `length`
     bytes: a body it does not take is left unread and the app is called with an empty one (it
     answers 413 from the Content-Length). `quick(path, method)` says whether the page is run at
-    once on the event loop, without a thread (web/quick.py says which and why)."""
+    once on the event loop, without a thread (web/quick.py says which and why). `disk` (the store
+    package) lets a quick page's writes leave their syncs to a thread of their own: the answer
+    leaves once the disk has them, and meanwhile the loop answers other requests."""
 
     def __init__(self, wsgi_app, threads, accepted, grace, multiprocess=False, per_address=4,
-                 trusted_proxy=None, bodies=None, quick=None):
+                 trusted_proxy=None, bodies=None, quick=None, disk=None):
         self.wsgi_app = wsgi_app
+        self.disk = disk
+        self.syncing = ThreadPoolExecutor(2, thread_name_prefix="orchard-sync") if disk else None
         self.accepted = accepted
         self.quick = quick or (lambda path, method: False)
         self.grace = grace
@@ -176,6 +182,8 @@ class BodyFirst:
 
     def __rsgi_del__(self, loop):
         self.threads.shutdown(wait=True)
+        if self.syncing:
+            self.syncing.shutdown(wait=True)
 
     async def __rsgi__(self, scope, protocol):
         headers = scope.headers
@@ -200,7 +208,16 @@ class BodyFirst:
                 share.give_back()
         environ = self._environ(scope, headers, body)
         if self.quick(scope.path, scope.method):
-            return self._call(environ, protocol)
+            if self.disk is None:
+                return self._call(environ, protocol)
+            with self.disk.syncs_deferred() as pending:
+                answer = self._answer(environ)
+            if pending:
+                try:
+                    await asyncio.get_running_loop().run_in_executor(self.syncing, self.disk.sync_logs, pending)
+                except OSError:
+                    return _plain(protocol, *UNSYNCED)
+            return protocol.response_bytes(*answer)
         # The app's thread sends the answer itself (Granian's protocol takes it from any thread):
         # it leaves at once, not when this loop next gets Python's lock.
         await asyncio.wrap_future(self.threads.submit(self._call, environ, protocol))
@@ -246,7 +263,11 @@ class BodyFirst:
         return environ
 
     def _call(self, environ, protocol):
-        """Run the WSGI app on one of this app's threads and send its answer."""
+        """Run the WSGI app and send its answer (on one of this app's threads, or a quick page's on the loop)."""
+        protocol.response_bytes(*self._answer(environ))
+
+    def _answer(self, environ):
+        """Run the WSGI app: its status, headers and body."""
         answer = []
 
         def start_response(status, response_headers, exc_info=None):
@@ -258,7 +279,7 @@ class BodyFirst:
         finally:
             if hasattr(chunks, "close"):
                 chunks.close()
-        protocol.response_bytes(answer[0], answer[1], content)
+        return answer[0], answer[1], content
 
 
 def _plain(protocol, status, sentence):

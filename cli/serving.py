@@ -84,19 +84,22 @@ def worker_app():
     from cli.body_first import BodyFirst
     from web.quick import quick_pages
     from web.security import body_accepted
+    import store
     from store.backup import start_daily_backups
+    from store.checkpoints import checkpoint_in_background
     from store.limits import SharedBodies, limits_path
 
     _end_with_parent()
     application = create_app()
     application.config["LAN_URL"] = os.environ.get(LAN_URL_VARIABLE) or None
     start_daily_backups(application.config["DATABASE"])  # in one worker of however many
+    checkpoint_in_background(application.config["DATABASE"])  # in each worker
     served = serve_settings()
     return BodyFirst(application, served["threads"], body_accepted(application),
                      grace=served["channel_timeout"], multiprocess=served["workers"] > 1,
                      per_address=served["bodies_per_address"], trusted_proxy=application.config["TRUSTED_PROXY"],
                      bodies=SharedBodies(limits_path(application.config["DATABASE"])),
-                     quick=quick_pages(application))
+                     quick=quick_pages(application), disk=store)
 
 
 def _end_with_parent():

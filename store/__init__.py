@@ -1,6 +1,7 @@
 """One SQLite file: a connection per worker thread, kept from request to request; migrations at
 start; write transactions."""
 import contextlib
+import contextvars
 import datetime
 import fcntl
 import os
@@ -18,6 +19,17 @@ BUSY_TIMEOUT_SECONDS = 10
 KEPT_PER_THREAD = 4
 
 
+# Whether SQLite checkpoints from the commit that fills its log (its default), or, in a served
+# process, store/checkpoints.py does on a thread of its own.
+_own_checkpoints = True
+
+
+def set_own_checkpoints(on):
+    """Whether the connections this process opens from now on let SQLite checkpoint by itself."""
+    global _own_checkpoints
+    _own_checkpoints = on
+
+
 def connect(path):
     """Open the database file with the pragmas every connection needs."""
     conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_SECONDS, check_same_thread=False)
@@ -30,6 +42,8 @@ def connect(path):
     # Commits do not wait for the disk; `write()` syncs the log after every one but a draft's,
     # once the write lock is let go. See `write` and `sync_log`.
     db.execute("PRAGMA synchronous = NORMAL")
+    if not _own_checkpoints:
+        db.execute("PRAGMA wal_autocheckpoint = 0")
     return db
 
 
@@ -179,6 +193,31 @@ def write(db=None, draft=False):
         sync_log(path or _file_of(db))
 
 
+# The files whose syncs the caller waits for itself, off its thread (see `syncs_deferred`).
+_deferred_syncs = contextvars.ContextVar("orchard_deferred_syncs", default=None)
+
+
+@contextlib.contextmanager
+def syncs_deferred():
+    """Within it, a write notes its file in the list this yields instead of waiting for the disk;
+    the caller syncs them (`sync_logs`) before anything is answered. The server runs a table's
+    requests on its event loop (cli/body_first.py): a sync waited for there held up every table of
+    its process for as long as the disk took (at 300 tables, 5 ms a sync made taps' p95 136 ms;
+    bench/load.py --slow-disk, docs/performance.md)."""
+    pending = []
+    token = _deferred_syncs.set(pending)
+    try:
+        yield pending
+    finally:
+        _deferred_syncs.reset(token)
+
+
+def sync_logs(paths):
+    """Sync each database's log (`sync_log`): what a caller of `syncs_deferred` runs on a thread."""
+    for path in paths:
+        sync_log(path)
+
+
 def sync_log(path):
     """Wait until the disk has the database's write-ahead log as it is now, with every commit in it.
 
@@ -191,6 +230,11 @@ def sync_log(path):
     SQLite syncs before the log starts over. With no log (not in WAL mode), the database file
     itself is synced."""
     if not path:  # a database in memory: no disk to wait for
+        return
+    pending = _deferred_syncs.get()
+    if pending is not None:
+        if path not in pending:
+            pending.append(path)
         return
     for name in (f"{path}-wal", path):
         try:
