@@ -271,7 +271,8 @@ def report(entering, idle, args, record, measured, cpu, stuck, set_up_seconds):
     return passed
 
 
-def main(argv=None):
+def options(argv=None):
+    """The command line's options (every one at its default for `[]`: bench/load_night.py starts from those)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", default="50,100,150", help="entering table counts to try, e.g. 50,100,150")
     parser.add_argument("--idle", type=int, default=0, help="idle tables (polls only) beside them")
@@ -292,7 +293,11 @@ def main(argv=None):
                         help="most connections from the proxy to the app (default 0: none, as the README sample)")
     parser.add_argument("--slow-disk", type=float, default=0, metavar="MS",
                         help="every sync of the server's processes waits MS milliseconds more (needs cc)")
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv)
+
+
+def main(argv=None):
+    args = options(argv)
     best = None
     for entering in (int(n) for n in args.tables.split(",")):
         passed = report(entering, args.idle, args, *run_once(entering, args.idle, args))

@@ -87,8 +87,7 @@ def main(argv=None):
     parser.add_argument("--tap-every", type=float, default=1.0)
     parser.add_argument("--workers", type=int, default=settings.read("ORCHARD_WORKERS", {}))
     parser.add_argument("--threads", type=int, default=settings.read("ORCHARD_THREADS", {}))
-    args = parser.parse_args(argv)
-    args.in_step, args.watch, args.proxy, args.proxy_pool, args.idle = False, "scoreboard", None, 0, 0
+    args = argparse.Namespace(**{**vars(load.options([])), **vars(parser.parse_args(argv))})  # load.py's other defaults
     p95s = {"separate": [], "night": []}
     passed = True
     for repeat in range(args.repeats):

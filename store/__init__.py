@@ -173,7 +173,8 @@ def write(db=None, draft=False):
     the writer queue first, see WriterQueue).
 
     Every write is atomic and survives the process being killed (WAL). A write is also on the
-    disk before it returns (`sync_log` once the lock is let go), unless it is a `draft`: a tap on
+    disk before it returns (`sync_log` once the lock is let go; within `syncs_deferred`, before
+    the caller answers), unless it is a `draft`: a tap on
     a round still being entered, which every phone at the table still shows and which the round's
     save makes durable with it (syncing the log syncs every commit in it), or a phone noted as
     still at the table. A power cut can take back the drafts since the last durable write, never a
