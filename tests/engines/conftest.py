@@ -109,9 +109,10 @@ def display(tmp_path_factory):
 def fit_phone(driver, seconds=15):
     """Size the window so that the page's viewport is the phone's 390 x 844 CSS pixels.
 
-    A window the browser has not laid out yet reports an outer size smaller than its page (a CI run
-    once read one so, and asked WebKit for a negative width): such readings are read again, not
-    acted on."""
+    A CI run once asked WebKit for a size it refused ("Invalid width value": a negative width, by
+    all signs from a window not laid out yet, whose outer size reads smaller than its page). Such a
+    reading is read again, not acted on, and a refused size is asked for again; what was read is
+    said if the phone's size never comes."""
     seen = []
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
