@@ -82,3 +82,24 @@ def test_outside_the_server_sqlite_checkpoints_by_itself(database):
         assert db.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 1000
     finally:
         db.close()
+
+
+def test_a_served_worker_checkpoints_on_a_thread_and_leaves_its_syncs_off_the_loop(tmp_path, monkeypatch):
+    """What `orchard serve` builds in each worker process (cli/serving.py): the checkpoints asked of
+    a thread, and the app run with the store's deferred syncs."""
+    import store.backup
+    from cli import serving
+
+    path = str(tmp_path / "orchard.db")
+    monkeypatch.setenv("ORCHARD_DATABASE", path)
+    monkeypatch.setattr(serving, "_end_with_parent", lambda: None)  # not this test process
+    monkeypatch.setattr(store.backup, "start_daily_backups", lambda database: None)
+    asked = []
+    monkeypatch.setattr(checkpoints, "checkpoint_in_background", asked.append)
+    server = serving.worker_app()
+    try:
+        assert asked == [path]
+        assert server.disk is store and server.syncing is not None
+    finally:
+        server.threads.shutdown(wait=True)
+        server.syncing.shutdown(wait=True)
