@@ -8,18 +8,18 @@ syncs. Served, each worker process turns SQLite's own checkpoints off for its co
 (store.set_own_checkpoints) and checkpoints here instead, beside the writers: a PASSIVE checkpoint
 takes no lock a writer waits for.
 
-It checkpoints when the log holds CHECKPOINT_PAGES pages not yet copied, as SQLite would, and no
-more often: the first commit after a checkpoint has copied the whole log starts the log over and
+It checkpoints when the log holds CHECKPOINT_PAGES pages or more, some not yet copied, as SQLite
+would, and no more often: the first commit after a checkpoint has copied the whole log starts the log over and
 syncs its header, inside the writer's turn (a checkpoint every half second made that twice a
 second). The log's length is read from its index (the `-shm` file's header, whose layout SQLite
 documents at https://www.sqlite.org/walformat.html); an index that cannot be read is checkpointed
-each time. docs/performance.md has the figures (bench/load.py --slow-disk).
+each time, and a file no connection has open (no index) not at all. docs/performance.md has the figures (bench/load.py --slow-disk).
 """
-import struct
 import sqlite3
+import struct
 import threading
 
-from . import integrity
+from . import integrity, set_own_checkpoints
 
 CHECKPOINT_SECONDS = 0.5
 CHECKPOINT_PAGES = 1000  # SQLite's own (wal_autocheckpoint)
@@ -33,8 +33,6 @@ def checkpoint_in_background(path, stop=None):
     """Turn SQLite's checkpoints off for the connections this process opens from now on
     (store.connect) and, on a daemon thread, look every CHECKPOINT_SECONDS whether `path` is `due`
     a checkpoint and make it, until `stop` is set or the file is found damaged. The thread."""
-    from . import set_own_checkpoints
-
     set_own_checkpoints(False)
     thread = threading.Thread(target=keep_checkpointing, args=(path, stop or threading.Event()),
                               daemon=True, name="orchard-checkpoints")
