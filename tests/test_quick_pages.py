@@ -6,7 +6,7 @@ import threading
 
 import store
 from cli.body_first import BodyFirst
-from support.rsgi import Protocol, Scope
+from support.rsgi import Protocol, Scope, SlowDisk, saving_app
 from web.quick import LONGEST_PATH, quick_pages
 
 
@@ -67,31 +67,6 @@ def test_a_tables_polls_taps_saves_and_pages_are_quick_and_uploads_exports_draws
     assert not is_quick(round_url + "/live" + "/" * LONGEST_PATH, "GET")
 
 
-class SlowDisk:
-    """The store's deferred syncs with a disk that takes as long as the test says."""
-
-    syncs_deferred = staticmethod(store.syncs_deferred)
-
-    def __init__(self, fails=False):
-        self.release = threading.Event()
-        self.synced = []
-        self.fails = fails
-
-    def sync_logs(self, paths):
-        self.release.wait(10)
-        if self.fails:
-            raise OSError(5, "Input/output error")
-        self.synced.extend(paths)
-
-
-def saving_app(environ, start_response):
-    """A save writes (its sync noted for later, as store.write does) and answers; a poll only reads."""
-    if environ["PATH_INFO"] == "/save":
-        store.sync_log("/srv/orchard.db")
-    start_response("200 OK", [("content-type", "text/plain")])
-    return [environ["PATH_INFO"].encode()]
-
-
 def test_a_saves_answer_leaves_once_the_disk_has_it_and_the_loop_answers_polls_meanwhile():
     disk = SlowDisk()
     server = BodyFirst(saving_app, 1, lambda path, method, length: True, grace=5,
@@ -99,32 +74,31 @@ def test_a_saves_answer_leaves_once_the_disk_has_it_and_the_loop_answers_polls_m
 
     async def table():
         save, poll = Protocol(), Protocol()
-        saving = asyncio.ensure_future(server.__rsgi__(Scope("/save", "POST"), save))
+        saving = asyncio.ensure_future(server.__rsgi__(Scope("/save/1", "POST"), save))
         await asyncio.sleep(0.1)
         assert not save.answered.is_set()  # the disk does not have it yet
         await asyncio.wait_for(server.__rsgi__(Scope("/poll"), poll), 2)
         assert (poll.status, poll.body) == (200, b"/poll")  # the loop was not held by the disk
-        assert disk.synced == []
-        disk.release.set()
+        assert disk.synced == set()
+        disk.finish("/srv/1.db")
         await asyncio.wait_for(saving, 5)
-        assert (save.status, save.body, disk.synced) == (200, b"/save", ["/srv/orchard.db"])
+        assert (save.status, save.body, disk.synced) == (200, b"/save/1", {"/srv/1.db"})
 
     try:
         asyncio.run(table())
     finally:
-        disk.release.set()
+        disk.finish_all()
         server.threads.shutdown(wait=True)
         server.syncing.shutdown(wait=True)
 
 
 def test_a_save_the_disk_refuses_is_not_said_to_be_saved():
     disk = SlowDisk(fails=True)
-    disk.release.set()
     server = BodyFirst(saving_app, 1, lambda path, method, length: True, grace=5,
                        quick=lambda path, method: True, disk=disk)
     save = Protocol()
     try:
-        asyncio.run(server.__rsgi__(Scope("/save", "POST"), save))
+        asyncio.run(server.__rsgi__(Scope("/save/1", "POST"), save))
     finally:
         server.threads.shutdown(wait=True)
         server.syncing.shutdown(wait=True)
