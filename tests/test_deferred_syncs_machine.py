@@ -12,7 +12,7 @@ from cli.body_first import BodyFirst
 from support.profiles import examples
 from support.rsgi import Protocol, Scope, SlowDisk, saving_app
 
-STEP_SECONDS = 0.02  # the loop's run after each step
+STEP_SECONDS = 0.005  # the loop's run after each step: a turn or two
 PROMPT_SECONDS = 2  # a poll answered later than this was held up
 
 
