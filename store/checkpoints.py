@@ -9,11 +9,12 @@ syncs. Served, each worker process turns SQLite's own checkpoints off for its co
 takes no lock a writer waits for.
 
 It checkpoints when the log holds CHECKPOINT_PAGES pages or more, some not yet copied, as SQLite
-would, and no more often: the first commit after a checkpoint has copied the whole log starts the log over and
-syncs its header, inside the writer's turn (a checkpoint every half second made that twice a
-second). The log's length is read from its index (the `-shm` file's header, whose layout SQLite
-documents at https://www.sqlite.org/walformat.html); an index that cannot be read is checkpointed
-each time, and a file no connection has open (no index) not at all. docs/performance.md has the figures (bench/load.py --slow-disk).
+would, and no more often: the first commit after a checkpoint has copied the whole log starts the
+log over and syncs its header, inside the writer's turn (a checkpoint every half second made that
+twice a second). The log's length is read from its index (the `-shm` file's header, whose layout
+SQLite documents at https://www.sqlite.org/walformat.html); an index that cannot be read is
+checkpointed each time, and a file no connection has open (no index) not at all.
+docs/performance.md has the figures (bench/load.py --slow-disk).
 """
 import sqlite3
 import struct
