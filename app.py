@@ -7,7 +7,7 @@ import sqlite3
 from datetime import date, timedelta
 from pathlib import Path
 
-from flask import Flask, g, render_template, request, session, url_for
+from flask import Flask, abort, g, render_template, request, session, url_for
 from flask.templating import Environment
 from flask_wtf.csrf import CSRFError, CSRFProtect, generate_csrf
 from markupsafe import Markup, escape
@@ -25,7 +25,8 @@ from web.colours import game_colours
 from web import (access, assets, club_nights, crews, door, filters, games, history, rounds, seasons, seat_repair,
                  security, stage_clock, static_files, tools)
 from web.render import render_error
-from web.sessions import CheckedCookieSessions
+from web.nothing_new import NothingNew
+from web.sessions import CheckedCookieSessions, moves_on_today
 
 # Orchard's version: the newest entry of CHANGELOG.md (tests/test_version.py holds them together).
 __version__ = "2.0.0"
@@ -156,6 +157,13 @@ def create_app(test_config=None):
     store.init_app(app)
     if not app.config.get("SECRET_KEY"):  # kept in the database, so a backup keeps every link working
         app.config["SECRET_KEY"] = server_key.load(app.config["DATABASE"])
+    @app.url_value_preprocessor
+    def refuse_a_damaged_file(endpoint, values):
+        """Once the file is known damaged, no page reads it or writes into it: asked first, before a
+        link in the address is looked up (a wrong one too is the damage page, not a 404)."""
+        if endpoint not in security.UNGUARDED_ENDPOINTS and health.damage(app.config["DATABASE"]):
+            abort(render_error("errors/damaged.html", 503))
+
     security.init_app(app)
     access.init_app(app)
     assets.init_app(app)
@@ -165,6 +173,10 @@ def create_app(test_config=None):
     for blueprint in (static_files.bp, crews.bp, games.bp, rounds.bp, tools.bp, history.bp, club_nights.bp,
                       door.bp, seasons.bp, seat_repair.bp, stage_clock.bp):
         app.register_blueprint(blueprint)
+    # A game's poll that finds nothing new is answered before Flask (web/nothing_new.py), inside
+    # the proxy fix, so that the guesses it looks at are the visitor's.
+    app.wsgi_app = NothingNew(app, app.wsgi_app)
+    security.trust_proxy(app)
 
     @app.errorhandler(CSRFError)
     def csrf_expired(error):
@@ -207,12 +219,6 @@ def create_app(test_config=None):
             return render_error("errors/damaged.html", 503)
         return error
 
-    @app.before_request
-    def refuse_a_damaged_file():
-        """Once the file is known damaged, no page reads it or writes into it."""
-        if request.endpoint not in security.UNGUARDED_ENDPOINTS and health.damage(app.config["DATABASE"]):
-            return render_error("errors/damaged.html", 503)
-
     @app.errorhandler(404)
     def not_found(error):
         return render_template("errors/not_found.html"), 404
@@ -231,10 +237,8 @@ def create_app(test_config=None):
     @app.before_request
     def keep_session_alive():
         """Move a kept session's expiry on once a day, so a crew in use never loses it."""
-        if request.endpoint not in (None, "static", "static_files.htmx_js") and session.permanent:
-            today = date.today().isoformat()
-            if session.get("day") != today:
-                session["day"] = today
+        if request.endpoint not in (None, "static", "static_files.htmx_js") and moves_on_today(session):
+            session["day"] = date.today().isoformat()
 
     @app.after_request
     def vary_on_htmx(response):

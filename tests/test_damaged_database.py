@@ -119,6 +119,8 @@ def test_pages_on_a_file_damaged_while_serving_answer_503_and_so_does_the_probe(
     assert {path.name: path.stat().st_size for path in database.parent.glob("orchard.db*")} == sizes
     probe = client.get("/healthz")
     assert probe.status_code == 503
+    # A link nobody gave out is no different: the damage page, not "not found" from a damaged file.
+    assert client.get("/c/" + "x" * 43 + "/").status_code == 503
     with client.get("/static/app.css") as style:  # files that need no database are still served
         assert style.status_code == 200
 

@@ -23,7 +23,9 @@ from services.links import CREW, DOOR, TABLE, WATCH
 from .render import see_other
 
 PUBLIC = "public"
-__all__ = ["PUBLIC", "CREW", "TABLE", "WATCH", "DOOR", "allow", "live_poll", "kinds_of", "check_link", "is_crew"]
+OVER = "over"  # a table link whose game is over (`refusal`)
+__all__ = ["PUBLIC", "CREW", "TABLE", "WATCH", "DOOR", "OVER", "allow", "live_poll", "live_poll_of", "kinds_of",
+           "check_link", "refusal", "is_crew"]
 
 
 def allow(*kinds):
@@ -49,10 +51,16 @@ def live_poll(board=False, night=False):
     return declare
 
 
+def live_poll_of(endpoint):
+    """What `endpoint`'s route declared with `live_poll`: True (the scoreboard's) or False (a
+    game's), "night" (a club night's), or None when it is no live poll."""
+    return getattr(current_app.view_functions.get(endpoint), "live_poll", None)
+
+
 def _poll(endpoint, values):
     """The keyword arguments of `link_service.resolve` that ask a route's live poll's question:
     `poll`, (game id, this phone's id, board), for a game's; `night`, its id, for a night's."""
-    board = getattr(current_app.view_functions.get(endpoint), "live_poll", None)
+    board = live_poll_of(endpoint)
     if board == "night":
         return {} if values.get("night_id") is None else {"night": values["night_id"]}
     if board is None or values.get("game_id") is None:
@@ -81,24 +89,36 @@ def check_link(endpoint, values):
             raise health.index_lost_a_link()
         abort(404)
     kinds = kinds_of(endpoint) or frozenset({CREW})
+    why = refusal(link, kinds, values, request.method)
+    if why == OVER:
+        abort(_to_the_result(endpoint, values, link, kinds))
+    if why is not None:
+        abort(why)
+    g.link = link
+
+
+def refusal(link, kinds, values, method):
+    """Why `link` may not use a route that allows `kinds` with the address's `values` (its
+    `game_id`, `night_id` or `season_id`), asked with `method`: None when it may, OVER for a table
+    link whose game is over (its phone is sent to how the game ended), else 404."""
     if link.kind != CREW:
         game_id, night_id, season_id = values.get("game_id"), values.get("night_id"), values.get("season_id")
         if link.game_id is not None and (night_id is not None or season_id is not None
                                          or game_id not in (None, link.game_id)):
-            abort(404)
+            return 404
         if link.night_id is not None and (game_id is not None or season_id is not None or night_id != link.night_id):
-            abort(404)
+            return 404
         if link.season_id is not None and (game_id is not None or night_id is not None or season_id != link.season_id):
-            abort(404)
+            return 404
         if link.kind in (WATCH, DOOR) and game_id is None and night_id is None and season_id is None:
-            abort(404)
+            return 404
         if link.table_over:
-            if game_id is not None and (TABLE in kinds or request.method == "GET" and WATCH in kinds):
-                abort(_to_the_result(endpoint, values, link, kinds))
-            abort(404)
+            if game_id is not None and (TABLE in kinds or method == "GET" and WATCH in kinds):
+                return OVER
+            return 404
     if link.kind not in kinds:
-        abort(404)
-    g.link = link
+        return 404
+    return None
 
 
 def _to_the_result(endpoint, values, link, kinds):

@@ -32,6 +32,9 @@ CONTENT_SECURITY_POLICY = "; ".join(
     ]
 )
 CREW_PATHS = "/c/"
+# Everything under a crew's link (its pages, their htmx answers and polls, its exports) is behind
+# the link: no shared or back-button cache keeps it, and no search engine lists it.
+CREW_HEADERS = {"Cache-Control": "no-store", "X-Robots-Tag": "noindex, nofollow"}
 HEADERS = {
     "Content-Security-Policy": CONTENT_SECURITY_POLICY,
     "X-Content-Type-Options": "nosniff",
@@ -46,11 +49,9 @@ def add_security_headers(response):
     for name, value in HEADERS.items():
         if name.lower() not in present:
             response.headers.add(name, value)
-    # Everything under a crew's link (its pages, their htmx answers and polls, its exports) is
-    # behind the link: no shared or back-button cache keeps it, and no search engine lists it.
     if request.path.startswith(CREW_PATHS):
-        response.headers["Cache-Control"] = "no-store"
-        response.headers["X-Robots-Tag"] = "noindex, nofollow"
+        for name, value in CREW_HEADERS.items():
+            response.headers[name] = value
     return response
 
 
@@ -90,6 +91,11 @@ UNGUARDED_ENDPOINTS = {"static", "static_files.htmx_js", "static_files.favicon",
 
 
 def _address():
+    return address_of(request)
+
+
+def address_of(request):
+    """The address a request counts against (the visitor's, behind the trusted proxy)."""
     return request.remote_addr or "127.0.0.1"
 
 
@@ -158,6 +164,13 @@ def _allowance(setting, test_only=False):
     return allowances.spend(setting, current_app.config[setting], _address())
 
 
+def trust_proxy(app):
+    """Behind ORCHARD_TRUSTED_PROXY, the app as a whole (`app.wsgi_app` with whatever wraps it
+    already) sees the visitor's address: call it last."""
+    if app.config["TRUSTED_PROXY"]:
+        app.wsgi_app = TrustedProxy(app.wsgi_app, app.config["TRUSTED_PROXY"])
+
+
 def too_many_guesses(error):
     return render_error("errors/too_many.html", 429)
 
@@ -168,8 +181,6 @@ def init_app(app):
     # The counters every worker process on this database shares (/services/allowances.py).
     app.config.setdefault("LIMITS_DATABASE", counter_file(app.config["DATABASE"]))
     app.config.setdefault("PASSPHRASE_LIMIT", "10 per 10 minutes")
-    if app.config["TRUSTED_PROXY"]:
-        app.wsgi_app = TrustedProxy(app.wsgi_app, app.config["TRUSTED_PROXY"])
     app.after_request(add_security_headers)
     app.before_request(limit_request_body)
     app.before_request(refuse_json_bodies)

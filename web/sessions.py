@@ -10,6 +10,7 @@ so no two requests share a session object. The signing serializer is made once p
 not twice per request (making one serializes an empty dict to learn its type).
 """
 import time
+from datetime import date
 from collections import OrderedDict
 from threading import Lock
 
@@ -74,3 +75,9 @@ class CheckedCookieSessions(SecureCookieSessionInterface):
         elif time.time() - found[0] > lifetime:
             return self.session_class()
         return self.session_class(self.serializer.loads(found[1]))
+
+
+def moves_on_today(session):
+    """Whether a kept session's expiry is moved on by this request: once a day (app.py), so a crew
+    in use never loses it. Such a request answers with a new cookie."""
+    return session.permanent and session.get("day") != date.today().isoformat()

@@ -22,13 +22,20 @@ def viewer_for(game):
 def poll_unchanged(token, game_id, board=False):
     """A live poll's first question, before any form, template or full load: is the game still at
     the version (`v`) the polling page shows? Notes the phone as still at the table on the way; a
-    link without this game is a plain 404 (a guess). A route declared `@live_poll` (web/access.py)
-    has its answer from the link's read; any other asks in one indexed read of its own."""
-    polled = g.link.polled
-    state = ...
-    if polled is not None and (polled.game_id, polled.board) == (game_id, board):
-        state = None if polled.version is None else (polled.version, polled.seen)
-    version = phones.live_version(g.link.crew["id"], game_id, session.get("device"), board, state)
+    link without this game is a plain 404 (a guess)."""
+    version = live_version_of(g.link, game_id, session.get("device"), board)
     if version is None:
         abort(404)
     return request.args.get("v", "") == str(version)
+
+
+def live_version_of(link, game_id, device, board=False):
+    """The version a live poll of `game_id` by `link` compares with (the scoreboard's with
+    `board`), or None when the link holds no such game; notes `device` as still at the table. A
+    route declared `@live_poll` (web/access.py) has its answer from the link's read; any other asks
+    in one indexed read of its own."""
+    polled = link.polled
+    state = ...
+    if polled is not None and (polled.game_id, polled.board) == (game_id, board):
+        state = None if polled.version is None else (polled.version, polled.seen)
+    return phones.live_version(link.crew["id"], game_id, device, board, state)
