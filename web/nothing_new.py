@@ -83,4 +83,3 @@ class NothingNew:
             return False
         version = live_version_of(link, game_id, device, board)
         return version is not None and request.args.get("v", "") == str(version)
-
