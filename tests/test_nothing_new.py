@@ -186,6 +186,26 @@ def test_behind_the_trusted_proxy_the_guesses_counted_are_the_visitors(tmp_path)
     assert flask.started == started  # the player's poll: the shortcut's
 
 
+def test_crafted_addresses_are_answered_as_flask_answers_them(tmp_path):
+    app, crew, _, games, tokens = table_world(tmp_path / "orchard.db")
+    game = games[0]
+    version = current_version(crew, game["url"])
+    token, encoded = tokens["crew"], "".join(f"%{ord(c):02X}" for c in tokens["crew"])
+    base = f"/c/{token}/games/{game['id']}"
+    for url in (f"/c/{encoded}/games/{game['id']}/live?v={version}",  # the same path, percent-encoded
+                f"{base}/live?v={version}&v=0", f"{base}/live?v=0&v={version}", f"{base}/live/?v={version}",
+                f"/c/{token}//games/{game['id']}/live?v={version}", f"{base}/live?v={version}%00",
+                f"/c/{token}é/games/{game['id']}/live?v={version}", f"/c/{token}/games/0{game['id']}/live?v={version}",
+                f"{base}/rounds/99/live?v={version}", f"{base}/rounds/1/live?v={'9' * 400}",
+                f"/c/{token}/games/{'9' * 30}/live?v={version}", f"{base}/live?v={version}#fragment"):
+        for method in ("GET", "HEAD"):
+            shortcut = crew.open(url, method=method)
+            with flask_only(app):
+                plain = crew.open(url, method=method)
+            assert answer(shortcut) == answer(plain), (method, url)
+    assert crew.get(f"/c/{encoded}/games/{game['id']}/live?v={version}").status_code == 204
+
+
 # What Flask runs around a game's live poll, as the middleware was written against. A hook added
 # (or taken out) may change a poll's answer: ask it in web/nothing_new.py too, then list it here.
 HOOKS = {

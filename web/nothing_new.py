@@ -61,8 +61,9 @@ class NothingNew:
             return False
         if self._urls is None:
             self._urls = self.app.url_map.bind("localhost")
+        request = self.app.request_class(environ)  # the path and the query read as Flask reads them
         try:
-            endpoint, values = self._urls.match(environ["PATH_INFO"], "GET")
+            endpoint, values = self._urls.match(request.path, "GET")
         except HTTPException:
             return False
         board = live_poll_of(endpoint)
@@ -71,7 +72,6 @@ class NothingNew:
         config = self.app.config
         if health.damage(config["DATABASE"]):
             return False
-        request = self.app.request_class(environ)
         if not self.app.extensions["orchard_limits"].left("GUESS_LIMIT", config["GUESS_LIMIT"], security.address_of(request)):
             return False
         session = self.app.session_interface.open_session(self.app, request)
