@@ -20,7 +20,9 @@ byte to its last byte read. A table count passes when the tap p95 is at most TAP
 is an error (5xx, a refused or dropped connection, an unexpected status), the save p95 is at most
 SAVE_P95_MS and no phone waits more than TIMEOUT seconds. After the run the hello-world server is
 sent 2,000 requests on 8 keep-alive connections to measure its CPU per request, the floor the
-server's CPU per request is printed against. Prints per count: p50/p95/p99 per kind of request, server CPU (% of one core,
+server's CPU per request is printed against. Then a scoreboard is drawn in process 200 times, in
+a process of its own: the host's speed for the app's own work at that moment, which a hello-world
+is too small to show (--no-work-floor skips it). Prints per count: p50/p95/p99 per kind of request, server CPU (% of one core,
 all its processes), both floors, and PASS/FAIL; at the end the largest passing count.
 
     .venv/bin/python bench/load.py --tables 50,100,150 [--idle 0] [--seconds 30] [--workers 2]
@@ -74,6 +76,39 @@ HELLO = textwrap.dedent("""
         Granian("__main__:app", interface="wsgi", address="127.0.0.1", port=int(sys.argv[1]),
                 blocking_threads=int(sys.argv[2]), log_level="warning").serve()
 """)
+
+
+# The app's own work, timed in a process of its own on the host as it is now: a scoreboard of 6
+# rounds drawn through Flask's test client, the median of 200. A hello-world is too small to see
+# what a slow hour does to the app: on 2026-12-06 a tap in process went from 1.27 to 2.11 ms in
+# back-to-back runs while the hello-world's own cost stayed at 0.13 ms.
+WORK = textwrap.dedent("""
+    import statistics, sys, tempfile, time
+    from pathlib import Path
+    sys.path.insert(0, sys.argv[1])
+    from app import create_app
+    from support.table import Table
+    with tempfile.TemporaryDirectory() as folder:
+        app = create_app({"DATABASE": str(Path(folder) / "orchard.db"), "SECRET_KEY": "floor",
+                          "WTF_CSRF_ENABLED": False})
+        table = Table(app.test_client())
+        game = table.start_game(goal="other", goal_other="100000")
+        for _ in range(6):
+            table.save_quick_round(("4S", "2S", "3S", "5S"), [{"A": 2, "K": 1}, {"Q": 2}, {"J": 3}, {"10": 2}])
+        times = []
+        for _ in range(220):
+            started = time.perf_counter()
+            assert table.client.get(game).status_code == 200
+            times.append(time.perf_counter() - started)
+        print(statistics.median(times[20:]))
+""")
+
+
+def work_floor():
+    """Seconds the app takes to draw a scoreboard in process on this host now (WORK)."""
+    answer = subprocess.run([sys.executable, "-c", WORK, str(REPO / "tests")], cwd=REPO, capture_output=True,
+                            text=True, check=True)
+    return float(answer.stdout.strip())
 
 
 def cookie_of(phone):
@@ -222,6 +257,7 @@ def _drive_served(server, folder, entering, idle, args, set_up):
         pids = server_pids(server.process.pid)
         measured, cpu, stuck = asyncio.run(drive(tables, static, port, hello_port, args, record, pids))
         record.hello_cpu = asyncio.run(hello_cpu_per_request(hello_port, hello.pid))
+        record.work = work_floor() if args.work_floor else None
     finally:
         if caddy:
             caddy.terminate()
@@ -261,6 +297,9 @@ def report(entering, idle, args, record, measured, cpu, stuck, set_up_seconds):
     per_request = cpu / max(total, 1)
     print(f"server CPU per request {per_request * 1000:.2f} ms; the hello-world's "
           f"{record.hello_cpu * 1000:.3f} ms: {per_request / record.hello_cpu:.1f}x")
+    if record.work is not None:
+        print(f"the host's speed for the app's work: a scoreboard drawn in process {record.work * 1000:.2f} ms; "
+              f"the server's CPU per request {per_request / record.work:.2f}x that")
     errors = len(record.errors)
     print(f"errors: {errors}" + "".join(f"\n  {line}" for line in record.errors[:8]))
     passed = not errors and not stuck and (entering == 0 or (
@@ -291,6 +330,8 @@ def options(argv=None):
     parser.add_argument("--proxy", choices=["caddy"], help="phones talk to this reverse proxy in front of the app")
     parser.add_argument("--proxy-pool", type=int, default=0,
                         help="most connections from the proxy to the app (default 0: none, as the README sample)")
+    parser.add_argument("--no-work-floor", dest="work_floor", action="store_false",
+                        help="skip timing a scoreboard in process after the run (the host's speed for the app's work)")
     parser.add_argument("--slow-disk", type=float, default=0, metavar="MS",
                         help="every sync of the server's processes waits MS milliseconds more (needs cc)")
     return parser.parse_args(argv)

@@ -26,6 +26,7 @@ class Record:
         self.seconds = defaultdict(list)
         self.errors = []
         self.counting = False
+        self.work = None  # bench/load.py's work floor, when it is timed
 
     def add(self, kind, seconds):
         if self.counting:

@@ -51,3 +51,12 @@ def test_a_bench_still_runs(script):
     assert any(verdict in said for verdict in VERDICTS), said[-2000:]
     assert run.returncode == 0 or "FAIL" in said, (run.returncode, said[-2000:])
     assert "floor" in said or "×" in said, "its figures against the floor of the same run"
+
+
+def test_load_times_the_apps_own_work_for_its_floor():
+    """The part of load.py its --help run does not reach: a scoreboard drawn in process, in a
+    process of its own (the host's speed for the app's work), in seconds."""
+    run = subprocess.run([sys.executable, "-c", "import sys; sys.path[:0] = ['bench']; import load; print(load.work_floor())"],
+                         cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert 0 < float(run.stdout) < 0.5, run.stdout
