@@ -10,8 +10,8 @@ so no two requests share a session object. The signing serializer is made once p
 not twice per request (making one serializes an empty dict to learn its type).
 """
 import time
-from datetime import date
 from collections import OrderedDict
+from datetime import date
 from threading import Lock
 
 from flask.sessions import SecureCookieSessionInterface
