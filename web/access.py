@@ -25,7 +25,7 @@ from .render import see_other
 PUBLIC = "public"
 OVER = "over"  # a table link whose game is over (`refusal`)
 __all__ = ["PUBLIC", "CREW", "TABLE", "WATCH", "DOOR", "OVER", "allow", "live_poll", "live_poll_of", "kinds_of",
-           "check_link", "refusal", "is_crew"]
+           "allowed_kinds", "check_link", "refusal", "is_crew"]
 
 
 def allow(*kinds):
@@ -74,6 +74,11 @@ def kinds_of(endpoint):
     return getattr(view, "link_kinds", None)
 
 
+def allowed_kinds(endpoint):
+    """The kinds of link that may use `endpoint`'s route: those it declares, else the crew link's alone."""
+    return kinds_of(endpoint) or frozenset({CREW})
+
+
 def check_link(endpoint, values):
     """Before any view (and any blueprint's own loading): the link in the address, if any, is
     found in one read and must be of a kind the route allows, for the game or night it names. A
@@ -88,7 +93,7 @@ def check_link(endpoint, values):
         if link_service.lost_by_an_index(values["token"]):  # there, but its index lost it: damage
             raise health.index_lost_a_link()
         abort(404)
-    kinds = kinds_of(endpoint) or frozenset({CREW})
+    kinds = allowed_kinds(endpoint)
     why = refusal(link, kinds, values, request.method)
     if why == OVER:
         abort(_to_the_result(endpoint, values, link, kinds))

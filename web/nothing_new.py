@@ -19,7 +19,7 @@ from services import health
 from services import links as link_service
 
 from . import security
-from .access import CREW, kinds_of, live_poll_of, refusal
+from .access import allowed_kinds, live_poll_of, refusal
 from .assets import add_vary
 from .sessions import moves_on_today
 from .viewer import live_version_of
@@ -72,14 +72,15 @@ class NothingNew:
         config = self.app.config
         if health.damage(config["DATABASE"]):
             return False
-        if not self.app.extensions["orchard_limits"].left("GUESS_LIMIT", config["GUESS_LIMIT"], security.address_of(request)):
+        guesses = self.app.extensions["orchard_limits"]
+        if not guesses.left("GUESS_LIMIT", config["GUESS_LIMIT"], security.address_of(request)):
             return False
         session = self.app.session_interface.open_session(self.app, request)
         if session is None or moves_on_today(session):
             return False
         device, game_id = session.get("device"), values["game_id"]
         link = link_service.resolve(values["token"], poll=(game_id, device, board))
-        if link is None or refusal(link, kinds_of(endpoint) or frozenset({CREW}), values, "GET") is not None:
+        if link is None or refusal(link, allowed_kinds(endpoint), values, "GET") is not None:
             return False
         version = live_version_of(link, game_id, device, board)
         return version is not None and request.args.get("v", "") == str(version)
