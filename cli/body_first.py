@@ -27,6 +27,8 @@ import sys
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 
+from cli.turns import Turns, patience
+
 # A phone's form is a few hundred bytes and comes with its headers; a restore upload of tens of
 # megabytes over a slow uplink (64 KB a second, about half a megabit) still arrives in time.
 BODY_MIN_RATE = 64 * 1024
@@ -152,8 +154,9 @@ class BodyFirst:
 
     `accepted(path, method, length)` says whether the page at `path` takes a body of `length`
     bytes: a body it does not take is left unread and the app is called with an empty one (it
-    answers 413 from the Content-Length). `quick(path, method)` says whether the page is run at
-    once on the event loop, without a thread (web/quick.py says which and why). `disk` (the store
+    answers 413 from the Content-Length). `quick(path, method)` says whether the page is run on
+    the event loop, without a thread (web/quick.py says which and why), when its turn comes
+    (cli/turns.py: a tap before a poll). `disk` (the store
     package) lets a quick page's writes leave their syncs to a thread of their own: the answer
     leaves once the disk has them, and meanwhile the loop answers other requests."""
 
@@ -170,6 +173,7 @@ class BodyFirst:
         # address -> its slow bodies being read: here, or over every worker process (`bodies`)
         self.reading = bodies if bodies is not None else LocalBodies()
         self.threads = ThreadPoolExecutor(threads, thread_name_prefix="orchard-app")
+        self.turns = Turns()  # the quick pages' turns on the loop: a tap before a poll
         self.base = {
             "SCRIPT_NAME": "",
             "wsgi.version": (1, 0),
@@ -208,10 +212,14 @@ class BodyFirst:
                 share.give_back()
         environ = self._environ(scope, headers, body)
         if self.quick(scope.path, scope.method):
-            if self.disk is None:
-                return self._call(environ, protocol)
-            with self.disk.syncs_deferred() as pending:
-                answer = self._answer(environ)
+            await self.turns.wait(patience(scope.method, scope.path))
+            try:
+                if self.disk is None:
+                    return self._call(environ, protocol)
+                with self.disk.syncs_deferred() as pending:
+                    answer = self._answer(environ)
+            finally:
+                self.turns.done()
             if pending:
                 try:
                     await asyncio.get_running_loop().run_in_executor(self.syncing, self.disk.sync_logs, pending)
