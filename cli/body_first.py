@@ -212,20 +212,15 @@ class BodyFirst:
                 share.give_back()
         environ = self._environ(scope, headers, body)
         if self.quick(scope.path, scope.method):
-            await self.turns.wait(patience(scope.method, scope.path))
-            try:
-                if self.disk is None:
-                    return self._call(environ, protocol)
-                with self.disk.syncs_deferred() as pending:
-                    answer = self._answer(environ)
-            finally:
-                self.turns.done()
-            if pending:
+            unsynced = await self.turns.run(lambda: self._quick(environ, protocol), patience(scope.method, scope.path))
+            if unsynced:
+                answer, pending = unsynced
                 try:
                     await asyncio.get_running_loop().run_in_executor(self.syncing, self.disk.sync_logs, pending)
                 except OSError:
                     return _plain(protocol, *UNSYNCED)
-            return protocol.response_bytes(*answer)
+                protocol.response_bytes(*answer)
+            return None
         # The app's thread sends the answer itself (Granian's protocol takes it from any thread):
         # it leaves at once, not when this loop next gets Python's lock.
         await asyncio.wrap_future(self.threads.submit(self._call, environ, protocol))
@@ -269,6 +264,18 @@ class BodyFirst:
         if "HTTP_HOST" not in environ:
             environ["HTTP_HOST"] = scope.authority or ""
         return environ
+
+    def _quick(self, environ, protocol):
+        """A quick page's turn on the loop: run the WSGI app and send its answer, or, when its writes
+        left syncs to do, the answer and those syncs (sent once they are done)."""
+        if self.disk is None:
+            return self._call(environ, protocol)
+        with self.disk.syncs_deferred() as pending:
+            answer = self._answer(environ)
+        if pending:
+            return answer, pending
+        protocol.response_bytes(*answer)
+        return None
 
     def _call(self, environ, protocol):
         """Run the WSGI app and send its answer (on one of this app's threads, or a quick page's on the loop)."""

@@ -25,11 +25,7 @@ def _served(arrivals):
     turns, ran = Turns(), []
 
     async def request(name, seconds):
-        await turns.wait(seconds)
-        try:
-            ran.append(name)
-        finally:
-            turns.done()
+        await turns.run(lambda: ran.append(name), seconds)
 
     async def all_of_them():
         await asyncio.gather(*(request(name, seconds) for name, seconds in arrivals))
@@ -50,14 +46,12 @@ def test_requests_of_one_kind_run_in_the_order_they_came():
 def test_a_poll_that_has_waited_its_patience_goes_before_a_tap_that_came_after():
     turns, ran = Turns(), []
 
+    def job(name, hold):
+        ran.append(name)
+        time.sleep(hold)  # a long page holds the loop: the poll's patience runs out
+
     async def request(name, seconds, hold=0.0):
-        await turns.wait(seconds)
-        try:
-            ran.append(name)
-            if hold:
-                time.sleep(hold)  # a long page: the loop is held, the poll's patience runs out
-        finally:
-            turns.done()
+        await turns.run(lambda: job(name, hold), seconds)
 
     async def scene():
         long_page = asyncio.ensure_future(request("long page", 0.0, hold=0.15))
@@ -72,58 +66,51 @@ def test_a_poll_that_has_waited_its_patience_goes_before_a_tap_that_came_after()
     assert ran == ["long page", "poll", "tap"]
 
 
-def test_a_request_whose_client_left_while_it_waited_or_as_its_turn_came_does_not_stall_the_rest():
+def test_a_request_whose_client_left_is_passed_over_and_a_page_that_fails_fails_alone():
     turns, ran = Turns(), []
 
-    async def request(name, seconds):
-        await turns.wait(seconds)
-        try:
-            ran.append(name)
-        finally:
-            turns.done()
+    def fails():
+        raise RuntimeError("the page failed")
+
+    async def request(name, seconds, job=None):
+        await turns.run(job or (lambda: ran.append(name)), seconds)
 
     async def scene():
         first = asyncio.ensure_future(request("first", 0.0))
-        gone_waiting = asyncio.ensure_future(request("gone while waiting", 0.0))
-        gone_at_its_turn = asyncio.ensure_future(request("gone at its turn", 0.0))
+        gone = asyncio.ensure_future(request("gone", 0.0))
+        failing = asyncio.ensure_future(request("failing", 0.0, fails))
         last = asyncio.ensure_future(request("last", 0.0))
-        await asyncio.sleep(0)  # all four wait
-        gone_waiting.cancel()
-        await asyncio.sleep(0)  # "first" is given the turn and runs
-        await asyncio.sleep(0)
-        gone_at_its_turn.cancel()  # given the turn on this round, cancelled before it ran
-        results = await asyncio.wait_for(asyncio.gather(first, gone_waiting, gone_at_its_turn, last,
-                                                        return_exceptions=True), 2)
-        assert [type(result).__name__ for result in results] == ["NoneType", "CancelledError",
-                                                                 "CancelledError", "NoneType"]
+        await asyncio.sleep(0)  # all four wait for the next turn of the loop
+        gone.cancel()
+        results = await asyncio.wait_for(asyncio.gather(first, gone, failing, last, return_exceptions=True), 2)
+        assert [type(result).__name__ for result in results] == ["NoneType", "CancelledError", "RuntimeError",
+                                                                 "NoneType"]
 
     asyncio.run(scene())
     assert ran == ["first", "last"]
-    assert not turns.waiting and not turns.busy
+    assert not turns.waiting and not turns.armed  # the turns are free again
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.lists(st.sampled_from(["tap", "poll", "gone"]), min_size=1, max_size=6), min_size=1, max_size=6))
-def test_every_request_runs_once_one_at_a_time_and_no_poll_before_a_tap_that_waited_with_it(batches):
-    """Batches of requests arrive one loop round apart; some clients leave while they wait."""
-    turns, ran, holding = Turns(), [], []
+@given(st.lists(st.lists(st.sampled_from(["tap", "poll", "gone", "fails"]), min_size=1, max_size=6),
+                min_size=1, max_size=6))
+def test_every_request_runs_once_and_no_poll_runs_before_a_tap_that_came_with_it(batches):
+    """Batches of requests arrive one turn of the loop apart; some clients leave while they wait,
+    some pages fail."""
+    turns, ran = Turns(), []
 
-    async def request(name, seconds):
-        await turns.wait(seconds)
-        try:
-            holding.append(name)
-            assert len(holding) == 1, holding  # one at a time
-            ran.append(name)
-            holding.remove(name)
-        finally:
-            turns.done()
+    def job(name):
+        ran.append(name)
+        if name.startswith("fails"):
+            raise ValueError(name)
 
     async def scene():
         tasks = {}
         for batch_number, batch in enumerate(batches):
             for n, kind in enumerate(batch):
                 name = f"{kind} {batch_number}.{n}"
-                tasks[name] = asyncio.ensure_future(request(name, 10.0 if kind == "poll" else 0.0))
+                tasks[name] = asyncio.ensure_future(
+                    turns.run(lambda name=name: job(name), 10.0 if kind == "poll" else 0.0))
             await asyncio.sleep(0)
             for name, task in tasks.items():
                 if name.startswith("gone") and not task.done():
@@ -132,10 +119,13 @@ def test_every_request_runs_once_one_at_a_time_and_no_poll_before_a_tap_that_wai
         return tasks
 
     tasks = asyncio.run(scene())
-    served = [name for name, task in tasks.items() if not task.cancelled()]
-    assert sorted(ran) == sorted(served)  # each request that stayed ran, once
-    assert not turns.waiting and not turns.busy  # and the turns are free again
-    # A poll (patient for 10 s) never ran while a tap that had come was still waiting.
+    stayed = [name for name, task in tasks.items() if not task.cancelled()]
+    assert sorted(ran) == sorted(stayed)  # each request that stayed ran, once
+    for name in stayed:  # and got what its page gave: its answer, or its failure
+        failure = tasks[name].exception()
+        assert (repr(failure) == repr(ValueError(name))) if name.startswith("fails") else failure is None
+    assert not turns.waiting and not turns.armed  # the turns are free again
+    # A poll (patient for 10 s) never ran while a tap that came before it or with it still waited.
     for position, name in enumerate(ran):
         if name.startswith("poll"):
             assert not [tap for tap in ran[position:] if tap.startswith("tap")
