@@ -18,10 +18,10 @@ Every phone keeps one keep-alive HTTP/1.1 connection (asyncio streams, a browser
 and cookies), so the server holds one connection per phone. Latency is from the request's first
 byte to its last byte read. A table count passes when the tap p95 is at most TAP_P95_MS, no answer
 is an error (5xx, a refused or dropped connection, an unexpected status), the save p95 is at most
-SAVE_P95_MS, the polls' p95 (every kind of poll, 204 and 200 together) at most POLL_P95_MS, and no phone waits more
-than TIMEOUT seconds. After the run the hello-world server is
-sent 2,000 requests on 8 keep-alive connections to measure its CPU per request, the floor the
-server's CPU per request is printed against. Then a scoreboard is drawn in process 200 times, in
+SAVE_P95_MS, the polls' p95 (every kind of poll, 204 and 200 together) is at most POLL_P95_MS, and
+no phone waits more than TIMEOUT seconds. After the run the hello-world server is sent 2,000
+requests on 8 keep-alive connections to measure its CPU per request, the floor the server's CPU per
+request is printed against. Then a scoreboard is drawn in process 200 times, in
 a process of its own: the host's speed for the app's own work at that moment, which a hello-world
 is too small to show (--no-work-floor skips it). Prints per count: p50/p95/p99 per kind of request, server CPU (% of one core,
 all its processes), both floors, and PASS/FAIL; at the end the largest passing count.

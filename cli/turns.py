@@ -40,8 +40,8 @@ def patience(method, path):
 class Turns:
     """The loop's turns among quick pages. `await turns.run(job, seconds)` runs `job()` on the loop
     when its turn comes (earliest deadline first, `seconds` of patience) and returns what it
-    returned, or raises what it raised. A request whose client left while it waited (its task
-    cancelled) is passed over."""
+    returned, or raises what it raised. A request whose task is cancelled while it waits is passed
+    over."""
 
     def __init__(self):
         self.waiting = []  # (deadline, arrival, job, future): a heap, the earliest deadline first
@@ -63,7 +63,7 @@ class Turns:
         """The earliest deadline's job, on this turn of the loop; the next on the next turn."""
         while self.waiting:
             _, _, job, done = heapq.heappop(self.waiting)
-            if done.done():  # its client left while it waited
+            if done.done():  # its task was cancelled while it waited
                 continue
             try:
                 done.set_result(contextvars.copy_context().run(job))
