@@ -25,6 +25,8 @@ import contextvars
 import heapq
 import itertools
 
+from web.quick import POLL_ENDING
+
 # How much longer than a tap a poll may wait for its turn, in seconds. A phone polls every 3 s
 # (the app's POLL_SECONDS): waiting this long on top, it learns of a change at most this much later.
 POLL_PATIENCE = 0.5
@@ -32,7 +34,7 @@ POLL_PATIENCE = 0.5
 
 def patience(method, path):
     """How long a request may wait for its turn behind requests that came after it (seconds)."""
-    if method == "GET" and path.endswith("/live"):
+    if method == "GET" and path.endswith(POLL_ENDING):
         return POLL_PATIENCE
     return 0.0
 

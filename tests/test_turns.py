@@ -1,6 +1,6 @@
 """A tap before a poll on a worker's event loop (cli/turns.py, cli/body_first.py): the quick pages
-take turns by deadline, a poll's patience is bounded, and a request whose client left never stalls
-the turns."""
+take turns by deadline, a poll's patience is bounded, and a request whose task is cancelled never
+stalls the turns."""
 import asyncio
 import time
 
@@ -66,7 +66,7 @@ def test_a_poll_that_has_waited_its_patience_goes_before_a_tap_that_came_after()
     assert ran == ["long page", "poll", "tap"]
 
 
-def test_a_request_whose_client_left_is_passed_over_and_a_page_that_fails_fails_alone():
+def test_a_request_whose_task_is_cancelled_is_passed_over_and_a_page_that_fails_fails_alone():
     turns, ran = Turns(), []
 
     def fails():
@@ -95,7 +95,7 @@ def test_a_request_whose_client_left_is_passed_over_and_a_page_that_fails_fails_
 @given(st.lists(st.lists(st.sampled_from(["tap", "poll", "gone", "fails"]), min_size=1, max_size=6),
                 min_size=1, max_size=6))
 def test_every_request_runs_once_and_no_poll_runs_before_a_tap_that_came_with_it(batches):
-    """Batches of requests arrive one turn of the loop apart; some clients leave while they wait,
+    """Batches of requests arrive one turn of the loop apart; some are cancelled while they wait,
     some pages fail."""
     turns, ran = Turns(), []
 

@@ -21,13 +21,13 @@ from services import links as link_service
 from . import security
 from .access import allowed_kinds, live_poll_of, refusal
 from .assets import add_vary
+from .quick import POLL_ENDING
 from .sessions import moves_on_today
 from .viewer import live_version_of
 
 # What a 204 poll's answer varies on, as Flask's hooks add it: every answer on HX-Request
 # (app.py), a text answer on Accept-Encoding (web/assets.py), a session read on Cookie.
 VARY = ("HX-Request", "Accept-Encoding", "Cookie")
-ENDING = "/live"
 
 
 class NothingNew:
@@ -46,7 +46,7 @@ class NothingNew:
         self.status = answer.status
 
     def __call__(self, environ, start_response):
-        if environ.get("REQUEST_METHOD") == "GET" and environ.get("PATH_INFO", "").endswith(ENDING):
+        if environ.get("REQUEST_METHOD") == "GET" and environ.get("PATH_INFO", "").endswith(POLL_ENDING):
             with self.app.app_context():
                 nothing_new = self._nothing_new(environ)
             if nothing_new:

@@ -20,6 +20,9 @@ from werkzeug.exceptions import HTTPException
 LONGEST_PATH = 256
 # Addresses whose answer is remembered, per worker process: the polls and taps of 1,000 tables.
 PATHS_KEPT = 4096
+# Every poll's address ends so (a game's, a round's, a club night's): the poll answered before
+# Flask (web/nothing_new.py) and the poll that waits for taps (cli/turns.py) are told by it.
+POLL_ENDING = "/live"
 
 
 def quick(view):
