@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule, run_state_machine_as_test
 
 from cli.body_first import BodyFirst
+from support.loops import Loop
 from support.profiles import examples
 from support.rsgi import Protocol, Scope, SlowDisk, saving_app
 
@@ -16,10 +17,14 @@ STEP_SECONDS = 0.005  # the loop's run after each step: a turn or two
 PROMPT_SECONDS = 2  # a poll answered later than this was held up
 
 
+async def gathered(tasks):
+    return await asyncio.gather(*tasks)
+
+
 class DeferredSyncs(RuleBasedStateMachine):
     def __init__(self):
         super().__init__()
-        self.loop = asyncio.new_event_loop()
+        self.loop = Loop()
         self.disk = SlowDisk()
         self.server = BodyFirst(saving_app, 1, lambda path, method, length: True, grace=5,
                                 quick=lambda path, method: True, disk=self.disk)
@@ -65,7 +70,7 @@ class DeferredSyncs(RuleBasedStateMachine):
                 self.disk.finish(f"/srv/{n}.db")
             tasks = [task for _, task in self.saves.values()]
             if tasks:
-                self.loop.run_until_complete(asyncio.wait_for(asyncio.gather(*tasks), 10))
+                self.loop.run_until_complete(asyncio.wait_for(gathered(tasks), 10))
             for n, (protocol, _) in self.saves.items():
                 assert (protocol.status, protocol.body) == (200, f"/save/{n}".encode())
         finally:

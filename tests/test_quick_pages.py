@@ -6,6 +6,7 @@ import threading
 
 import store
 from cli.body_first import BodyFirst
+from support import loops
 from support.rsgi import Protocol, Scope, SlowDisk, saving_app
 from web.quick import LONGEST_PATH, quick_pages
 
@@ -36,7 +37,7 @@ def test_the_tables_poll_is_answered_while_the_only_thread_is_busy_with_a_slow_p
         assert (slow.status, slow.body, other.status, other.body) == (200, b"/slow", 200, b"/other")
 
     try:
-        asyncio.run(table())
+        loops.run(table())
     finally:
         release.set()
         server.threads.shutdown(wait=True)
@@ -85,7 +86,7 @@ def test_a_saves_answer_leaves_once_the_disk_has_it_and_the_loop_answers_polls_m
         assert (save.status, save.body, disk.synced) == (200, b"/save/1", {"/srv/1.db"})
 
     try:
-        asyncio.run(table())
+        loops.run(table())
     finally:
         disk.finish_all()
         server.threads.shutdown(wait=True)
@@ -98,7 +99,7 @@ def test_a_save_the_disk_refuses_is_not_said_to_be_saved():
                        quick=lambda path, method: True, disk=disk)
     save = Protocol()
     try:
-        asyncio.run(server.__rsgi__(Scope("/save/1", "POST"), save))
+        loops.run(server.__rsgi__(Scope("/save/1", "POST"), save))
     finally:
         server.threads.shutdown(wait=True)
         server.syncing.shutdown(wait=True)

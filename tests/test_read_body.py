@@ -9,6 +9,7 @@ import pytest
 
 from cli import body_first
 from cli.body_first import BusyAddress, LocalBodies, Share, SlowBody, read_body
+from support import loops
 
 
 class Body:
@@ -67,14 +68,14 @@ def test_a_taps_form_already_in_hand_is_read_in_one_turn_of_the_loop():
     async def tap():
         return await turns_while(read_body(Body([form]), len(form), grace=5))
 
-    body, turns = asyncio.run(tap())
+    body, turns = loops.run(tap())
     assert body == form
     assert turns == 2  # the chunk's hand-over, and the turn the request goes on in (5 before)
 
 
 def test_a_body_in_several_chunks_is_joined_in_order():
     chunks = [b"a" * 10, b"b" * 10, b"c" * 5]
-    assert asyncio.run(read_body(Body(chunks), 25, grace=5)) == b"".join(chunks)
+    assert loops.run(read_body(Body(chunks), 25, grace=5)) == b"".join(chunks)
 
 
 def test_a_body_that_stops_arriving_is_cut_off_once_it_falls_behind():
@@ -84,7 +85,7 @@ def test_a_body_that_stops_arriving_is_cut_off_once_it_falls_behind():
             await read_body(Body([b"x" * 10]), 10_000, grace=0.2)
         return asyncio.get_running_loop().time() - started
 
-    assert 0.2 <= asyncio.run(silent()) < 1.5
+    assert 0.2 <= loops.run(silent()) < 1.5
 
 
 def test_a_body_still_arriving_after_the_settle_time_takes_a_share_or_is_refused(monkeypatch):
@@ -101,6 +102,6 @@ def test_a_body_still_arriving_after_the_settle_time_takes_a_share_or_is_refused
         finally:
             share.give_back()
 
-    assert asyncio.run(slow(cap=1)) == (b"aaaabbbb", True, 0)  # read on, counted once it was slow
+    assert loops.run(slow(cap=1)) == (b"aaaabbbb", True, 0)  # read on, counted once it was slow
     assert bodies.counts == {}
-    assert asyncio.run(slow(cap=0)) == ("busy", False, 0)  # no share left: refused, the task not left cancelled
+    assert loops.run(slow(cap=0)) == ("busy", False, 0)  # no share left: refused, the task not left cancelled

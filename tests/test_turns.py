@@ -8,6 +8,7 @@ from hypothesis import given, settings, strategies as st
 
 from cli.body_first import BodyFirst
 from cli.turns import POLL_PATIENCE, Turns, patience
+from support import loops
 from support.rsgi import Protocol, Scope
 
 
@@ -30,7 +31,7 @@ def _served(arrivals):
     async def all_of_them():
         await asyncio.gather(*(request(name, seconds) for name, seconds in arrivals))
 
-    asyncio.run(all_of_them())
+    loops.run(all_of_them())
     return ran
 
 
@@ -62,7 +63,7 @@ def test_a_poll_that_has_waited_its_patience_goes_before_a_tap_that_came_after()
         tap = asyncio.ensure_future(request("tap", 0.0))  # came 0.15 s after the poll
         await asyncio.gather(long_page, poll, tap)
 
-    asyncio.run(scene())
+    loops.run(scene())
     assert ran == ["long page", "poll", "tap"]
 
 
@@ -86,7 +87,7 @@ def test_a_request_whose_task_is_cancelled_is_passed_over_and_a_page_that_fails_
         assert [type(result).__name__ for result in results] == ["NoneType", "CancelledError", "RuntimeError",
                                                                  "NoneType"]
 
-    asyncio.run(scene())
+    loops.run(scene())
     assert ran == ["first", "last"]
     assert not turns.waiting and not turns.armed  # the turns are free again
 
@@ -118,7 +119,7 @@ def test_every_request_runs_once_and_no_poll_runs_before_a_tap_that_came_with_it
         await asyncio.wait_for(asyncio.gather(*tasks.values(), return_exceptions=True), 5)
         return tasks
 
-    tasks = asyncio.run(scene())
+    tasks = loops.run(scene())
     stayed = [name for name, task in tasks.items() if not task.cancelled()]
     assert sorted(ran) == sorted(stayed)  # each request that stayed ran, once
     for name in stayed:  # and got what its page gave: its answer, or its failure
@@ -155,7 +156,7 @@ def test_the_server_answers_a_tap_before_the_polls_that_came_in_with_it():
         assert [protocol.status for protocol in answers] == [200] * 4
 
     try:
-        asyncio.run(table())
+        loops.run(table())
     finally:
         server.threads.shutdown(wait=True)
     assert seen == [("POST", "/c/t/games/1/rounds/2/hands/0/counts/7"), ("GET", "/c/t/games/1/live"),
