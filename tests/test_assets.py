@@ -87,3 +87,34 @@ def test_no_module_of_orchard_imports_django():
             if any(name == "django" or name.startswith("django.") for name in names):
                 importing.append(str(path.relative_to(root)))
     assert importing == []
+
+
+DARK_BLOCK = re.compile(r"@media\s*\(prefers-color-scheme:\s*dark\)\s*\{\s*:root\s*\{([^{}]*)\}\s*\}")
+ROOT_BLOCK = re.compile(r"(?<![\w-]):root\s*\{([^{}]*)\}")
+COLOUR = re.compile(r"#[0-9a-fA-F]{3}(?:[0-9a-fA-F]{3})?")
+ORCHARD = Path(__file__).resolve().parents[1]
+
+
+def declarations(body):
+    return dict(part.split(":", 1) for part in (p.strip() for p in body.split(";")) if part)
+
+
+def test_the_dark_scheme_changes_colours_and_nothing_else():
+    """The browser tests measure every page's layout once, in the light scheme, and audit the dark
+    one for colour contrast only (tests/support/axe_audit.py): true while the dark scheme is a set
+    of colour properties the light one declares too, and nothing else asks for the scheme."""
+    sheets = {path.name: re.sub(r"/\*.*?\*/", "", path.read_text(), flags=re.S) for path in (ORCHARD / "static").glob("*.css")}
+    light = {name.strip() for text in sheets.values() for body in ROOT_BLOCK.findall(DARK_BLOCK.sub("", text))
+             for name in declarations(body)}
+    for name, text in sheets.items():
+        blocks = DARK_BLOCK.findall(text)
+        assert len(blocks) == text.count("prefers-color-scheme"), f"{name}: a dark rule this test cannot read"
+        for body in blocks:
+            for prop, value in declarations(body).items():
+                assert prop.strip().startswith("--") and prop.strip() in light, f"{name}: {prop} in dark only"
+                assert COLOUR.fullmatch(value.strip()), f"{name}: {prop} is {value} in dark, not a colour"
+    for path in [*(ORCHARD / "static").glob("*.js"), *(ORCHARD / "templates").rglob("*.html")]:
+        for line in path.read_text().splitlines():
+            if "prefers-color-scheme" in line or "color-scheme" in line and "matchMedia" in line:
+                assert re.search(r'<meta name="theme-color" content="#[0-9a-f]{6}" media="\(prefers-color-scheme: (light|dark)\)">', line), \
+                    f"{path.name}: {line.strip()}"
