@@ -1,13 +1,14 @@
 """The Content-Security-Policy holds on every kind of page: a whole game in the browser, with the
 tools, corrections, a live update, the error pages, and then every link any of those pages shows,
-and not one `securitypolicyviolation` event is reported (nor a CSP message on the console)."""
+and not one `securitypolicyviolation` event is reported (nor a CSP message on the console). Every
+other browser test's pages fail on such a console message too (support/browser.py `watched_page`)."""
 import re
 import time
 from urllib.parse import urldefrag
 
 from playwright.sync_api import expect
 
-from support.browser import SCOREBOARD_URL, htmx_settled, close_phone
+from support.browser import SCOREBOARD_URL, close_phone, htmx_settled, refused_by_the_policy, watched_page
 
 # Every document reports its violations to Python the moment they happen (the binding survives
 # navigations; the listener is installed before any page script runs). Once Python has the
@@ -37,7 +38,7 @@ class Watch:
         self.events.append(event)
 
     def _console(self, message):
-        if "Content Security Policy" in message.text or "Content-Security-Policy" in message.text:
+        if refused_by_the_policy(message.text):
             self.console.append(message.text)
 
     def clear(self):
@@ -45,8 +46,10 @@ class Watch:
         self.console.clear()
 
 
-def test_the_watch_sees_a_violation(page, server):
-    """The watch is not blind: an inline style attribute set from script is a violation."""
+def test_the_watch_sees_a_violation(phone, server):
+    """The watch is not blind: an inline style attribute set from script is a violation (on a page
+    of its own: the `page` of every other test fails on one, support/browser.py `watched_page`)."""
+    page = phone.new_page()
     watch = Watch(page)
     page.goto(server + "/")
     page.evaluate("document.querySelector('main').setAttribute('style', 'color: red')")
@@ -60,6 +63,19 @@ def test_the_watch_sees_a_violation(page, server):
     while not watch.console and time.monotonic() < deadline:
         page.evaluate("0")
     assert watch.console
+
+
+def test_every_browser_tests_page_is_told_of_a_violation(phone, server):
+    """The page every browser test gets (support/browser.py `watched_page`) keeps the browser's word
+    of a violation among its errors, which the test then fails on."""
+    page, errors = watched_page(phone)
+    page.goto(server + "/")
+    assert errors == []
+    page.evaluate("document.querySelector('main').setAttribute('style', 'color: red')")
+    deadline = time.monotonic() + 5
+    while not errors and time.monotonic() < deadline:
+        page.evaluate("0")
+    assert len(errors) == 1 and "inline style violates the following Content Security Policy" in errors[0], errors
 
 
 def test_a_whole_game_and_every_page_keep_to_the_policy(page, orchard, server):

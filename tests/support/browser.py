@@ -51,12 +51,20 @@ def close_phone(context):
 
 
 def watched_page(context):
-    """A page that accepts every confirm dialog and keeps its JavaScript errors: (page, errors)."""
+    """A page that accepts every confirm dialog and keeps its JavaScript errors and the browser's
+    word of anything the Content-Security-Policy refused: (page, errors)."""
     page = context.new_page()
     page.on("dialog", lambda dialog: dialog.accept())
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: errors.append(message.text) if refused_by_the_policy(message.text) else None)
     return page, errors
+
+
+def refused_by_the_policy(text):
+    """Whether a console message is Chromium's about the Content-Security-Policy (a refusal, or a
+    directive it ignored)."""
+    return "Content Security Policy" in text or "Content-Security-Policy" in text
 
 
 # The README's pictures (docs/pictures/): `make pictures` runs the browser tests that take these
