@@ -12,9 +12,11 @@ from support.table import Table
 
 share_compiled_templates()
 
-# The longest tests (20 to 100 s each on 2 cores, longest first, as a fresh clone's --durations
-# listed them) start first: at the end of `make test` the last tests are short ones, not one long
-# test running alone while the other core waits for it.
+# The longest tests (10 to 40 s each on 2 cores, longest first, as a fresh clone's --durations
+# listed them) start first. pytest-xdist's worksteal hands each process a run of consecutive tests,
+# so they all go to the first process and run one after another while the others run the rest; an
+# idle process takes tests from the end of the longest queue, the short ones. (Dealing them out so
+# every process starts on long tests was tried on 2026-12-06, docs/architecture.md: no quicker.)
 LONGEST_FIRST = (
     "browser/test_accessibility.py::test_axe_finds_nothing",
     "browser/test_club_night.py::test_nine_players_three_stages",
