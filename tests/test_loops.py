@@ -12,8 +12,8 @@ from support import loops
 def test_a_tests_own_loop_runs_in_a_process_that_has_driven_a_browser():
     """A browser test leaves Playwright's loop running in the main thread for the rest of its test
     process (its sync API), where `asyncio.run` refuses to start: the tests that run a loop of their
-    own failed (16 of them, and a state machine) in a trial order of the suite that ran browser tests
-first in every process; now they run their loops in a thread of their own (tests/support/loops.py)."""
+    own failed (16 of them, and a state machine) in a trial order of the suite that ran browser
+    tests first in every process; now they run their loops in a thread of their own."""
     async def answer():
         await asyncio.sleep(0)
         return "answered"
