@@ -41,10 +41,50 @@ class Answer:
         return self.headers.get("Location") or self.headers.get("HX-Redirect")
 
 
+# Ports for servers that bind a moment after they are chosen (`orchard serve` takes a second to
+# start). A port the kernel picks for port 0 is free only for that moment: every in-thread test
+# server binds port 0 (in_a_thread), and one once took such a port first, answered the new
+# server's readiness probe with its own 200, and stopped, leaving the test nothing to talk to. So
+# these come from below the range the kernel picks from, each test process (pytest-xdist's gwN, or
+# a bench by its pid) from a block of its own, each port checked free before it is handed out.
+BLOCK = 1000
+
+
+def _port_blocks():
+    """The first port and the number of blocks below the kernel's range for port 0."""
+    try:
+        low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        low = 32768
+    first = max(10000, low - 16 * BLOCK)
+    return first, (low - first) // BLOCK
+
+
+_PORTS = {"next": None}
+
+
 def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+    """A loopback port nobody is listening on, which no port-0 bind can take meanwhile."""
+    first, blocks = _port_blocks()
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if blocks == 0:  # no room below the kernel's range: its own pick, as before
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            return probe.getsockname()[1]
+    block = int(worker[2:]) % blocks if worker[2:].isdigit() else os.getpid() % blocks
+    start = first + block * BLOCK
+    if _PORTS["next"] is None or not start <= _PORTS["next"] < start + BLOCK:
+        _PORTS["next"] = start + os.getpid() % BLOCK
+    for _ in range(BLOCK):
+        port = _PORTS["next"]
+        _PORTS["next"] = start + (port + 1 - start) % BLOCK
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError(f"no free port in {start}–{start + BLOCK - 1}")
 
 
 class Phone:
