@@ -1,7 +1,7 @@
 """The ports the tests' real servers are started on (support/loopback.py `free_port`). A port the
 kernel picked for port 0 could be taken by another test's in-thread server (they bind port 0)
-before `orchard serve` bound it; that server then answered the readiness probe and stopped, and a
-fresh clone's `make test` failed with "connection refused" (2026-12-06)."""
+before `orchard serve` bound it, and answer the readiness probe in its place. A fresh clone's
+`make test` failed that way on 2026-12-06: "connection refused" right after the probe's 200."""
 import socket
 from pathlib import Path
 

@@ -43,10 +43,11 @@ class Answer:
 
 # Ports for servers that bind a moment after they are chosen (`orchard serve` takes a second to
 # start). A port the kernel picks for port 0 is free only for that moment: every in-thread test
-# server binds port 0 (in_a_thread), and one once took such a port first, answered the new
-# server's readiness probe with its own 200, and stopped, leaving the test nothing to talk to. So
-# these come from below the range the kernel picks from, each test process (pytest-xdist's gwN, or
-# a bench by its pid) from a block of its own, each port checked free before it is handed out.
+# server binds port 0 (in_a_thread) and may take it first, answer the new server's readiness probe
+# with its own 200, and stop, leaving the test nothing to talk to. (A fresh clone's run once failed
+# so: "connection refused" right after the probe's 200.) So these come from below the range the
+# kernel picks from, each test process (pytest-xdist's gwN, or a bench by its pid) from a block of
+# its own, each port checked free before it is handed out.
 BLOCK = 1000
 
 
