@@ -7,6 +7,7 @@ The state machine polls with every kind of link, phone and version in random ord
 table's own steps (bids, seats taken, a link replaced, a game abandoned, a database marked
 damaged). After every poll: an answer the middleware gave is the answer Flask gives to the same
 request, and a plain 204 from Flask (no cookie to set) is one the middleware would have given."""
+import re
 import tempfile
 from contextlib import contextmanager
 from datetime import date, timedelta
@@ -54,8 +55,29 @@ def flask_only(app):
         app.wsgi_app = shortcut
 
 
+# A CSRF token signed in the page (its data, then the second it was signed and its signature): two
+# answers a second apart differ there and nowhere else (a fresh clone's run once failed so).
+SIGNED_TOKEN = re.compile(rb"\b(Ij[A-Za-z0-9_-]+)\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+")
+
+
 def answer(response):
-    return response.status_code, list(response.headers.items()), response.get_data()
+    """What a phone gets, the time a CSRF token was signed left out."""
+    return (response.status_code, list(response.headers.items()),
+            SIGNED_TOKEN.sub(rb"\1.<signed at>.<signature>", response.get_data()))
+
+
+def test_two_answers_a_second_apart_are_one_answer_and_another_token_is_not():
+    class Response:
+        def __init__(self, body):
+            self.status_code, self.headers, self.body = 200, {}, body
+
+        def get_data(self):
+            return self.body
+    page = b'<body hx-headers=\'{"X-CSRFToken": "IjU1NWYwMWZmZWVmZGUi.axV7Zw.UdhOuu-mSHNTSBgPsGSYh3bc7Uk"}\'>'
+    later = page.replace(b"axV7Zw.UdhOuu-mSHNTSBgPsGSYh3bc7Uk", b"axV7aA.TYpuWbisMfsqQSDsAPY-p3iYqGI")
+    other = page.replace(b"IjU1NWYwMWZmZWVmZGUi", b"IjZmYmE0MGVkYTUxYTci")
+    assert answer(Response(page)) == answer(Response(later))
+    assert answer(Response(page)) != answer(Response(other))
 
 
 def table_world(path, **config):

@@ -2,9 +2,11 @@
 link and choice is at least 44 × 44 px (the size a thumb can hit)."""
 import re
 
+import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
-from support.browser import SCOREBOARD_URL, assert_fits_phone, shoot, small_tap_targets
+from support.browser import SCOREBOARD_URL, assert_fits_phone, close_phone, new_phone, shoot, small_tap_targets
 
 
 def check_page(page, name, found):
@@ -104,3 +106,26 @@ def test_long_names_do_not_push_pages_sideways(page, orchard):
     check_page(page, "long-round-2", found)
 
     assert not found, "Layout problems on a phone with long names:\n" + "\n".join(found)
+
+
+def test_a_page_is_measured_once_it_has_its_style_sheet(browser, orchard):
+    """`assert_fits_phone` waits for the page's style sheets. Measured before them, a page is laid
+    out as a phone never draws it (a fresh clone's run once failed on such a reading: 93 px)."""
+    crew_url = orchard.start_crew("Obstbaumwiesenfreundeskreisvereinsheimat")  # 40 letters, one word
+    context = new_phone(browser)  # a phone that has not fetched the style sheet yet
+    held = []
+    context.route("**/app.css*", lambda route: held.append(route))
+    try:
+        page = context.new_page()
+        page.goto(crew_url, wait_until="commit")
+        expect(page.locator("h1")).to_contain_text("Obstbaumwiesen")
+        unstyled = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert unstyled > 0, "without its style sheet the name runs past the edge: the case this is about"
+        page.set_default_timeout(1_000)
+        with pytest.raises(PlaywrightTimeout):  # it waits for the sheet rather than measure without it
+            assert_fits_phone(page)
+        page.set_default_timeout(10_000)
+        held[0].continue_()
+        assert_fits_phone(page)
+    finally:
+        close_phone(context)

@@ -90,7 +90,10 @@ def shoot(page, name, dark=False):
 
 
 def assert_fits_phone(page):
-    """No sideways scrolling on a phone."""
+    """No sideways scrolling on a phone, measured once the page has its style sheets: a page that
+    is still loading them is laid out without, and a phone does not draw it so (a fresh clone's run
+    once read 93 px just after a tap had opened the night's board)."""
+    page.wait_for_load_state("load")
     overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
     assert overflow <= 0, f"the page scrolls sideways by {overflow}px"
 
@@ -99,7 +102,9 @@ def small_tap_targets(page):
     """Visible buttons, links and choices smaller than 44 px in either direction.
 
     A checkbox or radio is tapped through its label (the card grid, the count and target pickers):
-    the label is what the thumb hits, so the label is measured."""
+    the label is what the thumb hits, so the label is measured. Measured once the page has its
+    style sheets, as `assert_fits_phone` is."""
+    page.wait_for_load_state("load")
     return page.evaluate(
         """() => [...new Set([...document.querySelectorAll('button, a, .choice span, select, input:not([type=hidden])')]
             .map(el => el.matches('input[type=checkbox], input[type=radio]') ? el.closest('label') || el : el))]
