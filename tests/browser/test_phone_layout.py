@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
-from support.browser import SCOREBOARD_URL, assert_fits_phone, close_phone, new_phone, shoot, small_tap_targets
+from support.browser import SCOREBOARD_URL, assert_fits_phone, close_phone, new_phone, shoot, sideways, small_tap_targets
 
 
 def check_page(page, name, found):
@@ -119,8 +119,7 @@ def test_a_page_is_measured_once_it_has_its_style_sheet(browser, orchard):
         page = context.new_page()
         page.goto(crew_url, wait_until="commit")
         expect(page.locator("h1")).to_contain_text("Obstbaumwiesen")
-        unstyled = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
-        assert unstyled > 0, "without its style sheet the name runs past the edge: the case this is about"
+        assert sideways(page) > 0, "without its style sheet the name runs past the edge: the case this is about"
         page.set_default_timeout(1_000)
         with pytest.raises(PlaywrightTimeout):  # it waits for the sheet rather than measure without it
             assert_fits_phone(page)

@@ -89,12 +89,17 @@ def shoot(page, name, dark=False):
     page.emulate_media(color_scheme="light")
 
 
+def sideways(page):
+    """How far the page scrolls sideways now, in CSS pixels (0 when it fits)."""
+    return page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+
+
 def assert_fits_phone(page):
     """No sideways scrolling on a phone, measured once the page has its style sheets: a page that
     is still loading them is laid out without, and a phone does not draw it so (a fresh clone's run
     once read 93 px just after a tap had opened the night's board)."""
     page.wait_for_load_state("load")
-    overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    overflow = sideways(page)
     assert overflow <= 0, f"the page scrolls sideways by {overflow}px"
 
 
