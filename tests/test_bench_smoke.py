@@ -16,7 +16,7 @@ HELPERS = {"serve.py", "keepalive.py", "load_phones.py", "night_taps.py", "proxy
 SMALL = {
     "tap_cost.py": ["--repeat", "5", "--saves", "10"],
     "server_bench.py": ["--seconds", "2", "--phones", "4", "--tables", "2", "--idle", "2"],
-    "restore_bench.py": ["--games", "10", "--repeat", "1"],
+    "restore_bench.py": ["--games", "10", "--repeat", "1", "--crafted", "2", "--quiet", "0.5"],
     "history_bench.py": ["--games", "20", "--repeat", "2"],
     "ratings_bench.py": ["--games", "20", "--repeat", "2"],
     "season_bench.py": ["--nights", "2", "--players", "8", "--repeat", "5"],
