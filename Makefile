@@ -56,6 +56,7 @@ TESTS_ENV := $(if $(TEST_TMPDIR),TMPDIR=$(TEST_TMPDIR))
 TEST_PROCESSES := $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
 test: $(INSTALLED_TEST) browsers
 	$(BIN)/lint-imports
+	$(BIN)/ruff check --quiet
 	@start=$$(date +%s); \
 	$(TESTS_ENV) $(BIN)/python -m pytest -n $(TEST_PROCESSES) --dist worksteal; status=$$?; \
 	echo "make test: $$(( $$(date +%s) - start )) s"; exit $$status
@@ -64,6 +65,7 @@ test: $(INSTALLED_TEST) browsers
 # commit, and `make test` before a push. Property tests try fewer examples here (tests/support/profiles.py).
 check: $(INSTALLED_TEST)
 	$(BIN)/lint-imports
+	$(BIN)/ruff check --quiet
 	@start=$$(date +%s); \
 	$(TESTS_ENV) ORCHARD_TESTS=check $(BIN)/python -m pytest -q -n auto --ignore=tests/browser --ignore=tests/engines \
 	  -m "not browser and not fuzz and not crash and not engines and not served and not slow"; status=$$?; \

@@ -15,7 +15,6 @@ import gc
 import json
 import random
 import statistics
-import sys
 import tempfile
 import time
 from collections import Counter

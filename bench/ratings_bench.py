@@ -13,10 +13,8 @@ It prints PASS or FAIL, never asserts: a noisy machine should not make it crash.
     .venv/bin/python bench/ratings_bench.py [--games 2000] [--repeat 40]
 """
 import statistics
-import sys
 import tempfile
 import time
-from pathlib import Path
 
 
 from scoring import ratings

@@ -12,7 +12,6 @@ class Refused(Exception):
         self.sentence, self.status, self.field = sentence, status, field
 
 
-
 class NotOpen(Refused):
     """The round is no longer open for entry: saved, corrected or changed on another phone. The
     page shows the round as stored now, with the sentence above it."""

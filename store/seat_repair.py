@@ -1,6 +1,5 @@
 """"We sat in the wrong seats": two players exchange seats in a game after the fact."""
 from . import games as game_store
-from . import now
 from .results import refresh_game_results
 from .round_log import log_again
 

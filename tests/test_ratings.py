@@ -10,7 +10,7 @@ from services import ratings as rating_service
 from store import connect
 from store import ratings as rating_store
 from support import plackett_luce
-from support.html_text import element_text, field_value, text_of, save_fields
+from support.html_text import element_text, text_of, save_fields
 from support.known_history import player_ids
 
 # Game 1 by hand: four new players (mu 25, sigma 25/3), so every exp(mu/c) is the same number e.

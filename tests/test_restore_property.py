@@ -18,7 +18,6 @@ import json
 import re
 import shutil
 import tempfile
-import time
 from pathlib import Path
 
 import lxml.html

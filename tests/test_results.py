@@ -5,7 +5,7 @@ from services import players as player_service
 from services.refusals import Refused
 from store import connect
 from store.results import refresh_results, seat_rows
-from support.html_text import field_value, save_fields
+from support.html_text import save_fields
 from support.known_history import player_ids, summary_of
 
 # Each known game's results, worked out by hand (tests/support/known_history.py): player ->

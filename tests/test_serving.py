@@ -5,7 +5,6 @@ import subprocess
 import sys
 import time
 import urllib.parse
-from pathlib import Path
 
 import pytest
 

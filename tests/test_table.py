@@ -4,7 +4,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from support.html_text import attribute, element_text, field_value, notice, poll_url, select, text, text_of, texts, save_fields
+from support.html_text import attribute, element_text, notice, poll_url, select, text, text_of, texts, save_fields
 from support.rounds import BIG_COUNTS, BIG_TARGETS
 
 TARGETS = ["4S", "2S", "3S", "5S"]

@@ -15,7 +15,7 @@ import pytest
 from app import create_app
 from store import connect
 from store.migrations import migrations
-from support.html_text import field_value, select, texts, save_fields
+from support.html_text import select, texts, save_fields
 from support.rounds import BIG_COUNTS, BIG_TARGETS
 
 STAMP = "2024-03-01T19:30:00+00:00"

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from app import create_app
 from support.axe_audit import Audit
-from support.browser import SCOREBOARD_URL, htmx_settled
+from support.browser import htmx_settled
 from support.known_history import build_known_history
 
 def all_in(phone, seat):

@@ -8,7 +8,7 @@ from urllib.parse import urldefrag
 
 from playwright.sync_api import expect
 
-from support.browser import SCOREBOARD_URL, close_phone, htmx_settled, refused_by_the_policy, watched_page
+from support.browser import htmx_settled, refused_by_the_policy, watched_page
 
 # Every document reports its violations to Python the moment they happen (the binding survives
 # navigations; the listener is installed before any page script runs). Once Python has the

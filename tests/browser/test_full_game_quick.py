@@ -162,7 +162,7 @@ def test_full_game_in_quick_mode_to_the_winner_screen(page, orchard):
     orchard.counts(3, "9D", {"2": 2})
     expect(page.locator(".breakdown li")).to_have_text([f"Pair of 2s: {M}15", "Singles score nothing: 9"])
     expect(page.locator("#left-out")).to_contain_text(
-        f"38 cards in no pile or target:"
+        "38 cards in no pile or target:"
     )
     expect(page.locator("#left-out")).to_contain_text(f"Scores if so: Ann 40 · Ben {M}10 · Cleo 20 · Dan {M}15")
     orchard.save(2)

@@ -3,7 +3,6 @@ said in view next to the control, never under the bottom bar; a hand opens the n
 its pile and its target are in; a redeal leaves its button where the thumb is; a seated phone is
 never told to wait for itself. Real touch taps on a 390×844 phone; what is measured is what is on
 the screen."""
-import re
 
 from playwright.sync_api import expect
 

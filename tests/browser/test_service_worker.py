@@ -4,7 +4,7 @@ and nothing of a crew is ever stored in its cache."""
 import pytest
 from playwright.sync_api import expect
 
-from support.browser import shoot, close_phone
+from support.browser import shoot
 
 # In Debian's /usr/bin/chromium itself, not its headless shell (tests/browser/conftest.py):
 # the service worker and the offline page.
