@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 import time
+import contextlib
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -256,6 +257,11 @@ class ServerProcess:
         self.env = env or {}
         self.port = free_port()
         self.log = log
+        # Without a log file the server writes in its database's folder (a test's own; the nearest
+        # one there is, if the server is to make it), and what it said is in the error if it exits
+        # as it starts.
+        folder = next(parent for parent in self.database.parents if parent.is_dir())
+        self.output = folder / f"serve-{self.port}.log"
         self.process = None
 
     @property
@@ -267,15 +273,16 @@ class ServerProcess:
                "ORCHARD_DATABASE": str(self.database), "PYTHONUNBUFFERED": "1", **self.env}
         env.pop("ORCHARD_PASSPHRASE", None)
         env.pop("ORCHARD_PUBLIC_URL", None)
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "cli", "serve"], cwd=REPO, env=env,
-            stdout=self.log or subprocess.DEVNULL, stderr=subprocess.STDOUT,
-        )
+        with contextlib.ExitStack() as files:
+            output = self.log or files.enter_context(open(self.output, "ab"))
+            self.process = subprocess.Popen([sys.executable, "-m", "cli", "serve"], cwd=REPO, env=env,
+                                            stdout=output, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + timeout
         probe = Phone(self.base, timeout=2)
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"the server exited with {self.process.returncode}")
+                raise RuntimeError(f"the server on port {self.port} exited with {self.process.returncode}; "
+                                   f"it said:\n{self.said()}")
             try:
                 if probe.get("/").status == 200:
                     return self
@@ -283,6 +290,12 @@ class ServerProcess:
                 time.sleep(0.05)
         self.stop()
         raise RuntimeError(f"the server did not answer on {self.base} within {timeout} s")
+
+    def said(self, limit=3000):
+        """The end of what the server wrote (when no log file was given)."""
+        if self.log is not None:
+            return "(in the log file given)"
+        return self.output.read_bytes()[-limit:].decode(errors="replace")
 
     def kill(self):
         """SIGKILL: no shutdown handler runs, nothing is flushed or committed on the way out."""
