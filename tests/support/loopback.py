@@ -11,8 +11,7 @@ import subprocess
 import sys
 import threading
 import time
-import contextlib
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -273,7 +272,7 @@ class ServerProcess:
                "ORCHARD_DATABASE": str(self.database), "PYTHONUNBUFFERED": "1", **self.env}
         env.pop("ORCHARD_PASSPHRASE", None)
         env.pop("ORCHARD_PUBLIC_URL", None)
-        with contextlib.ExitStack() as files:
+        with ExitStack() as files:
             output = self.log or files.enter_context(open(self.output, "ab"))
             self.process = subprocess.Popen([sys.executable, "-m", "cli", "serve"], cwd=REPO, env=env,
                                             stdout=output, stderr=subprocess.STDOUT)
@@ -289,7 +288,7 @@ class ServerProcess:
             except OSError:
                 time.sleep(0.05)
         self.stop()
-        raise RuntimeError(f"the server did not answer on {self.base} within {timeout} s")
+        raise RuntimeError(f"the server did not answer on {self.base} within {timeout} s; it said:\n{self.said()}")
 
     def said(self, limit=3000):
         """The end of what the server wrote (when no log file was given)."""
