@@ -36,6 +36,7 @@ from store import export as crew_export
 from services import transfer
 from serve import nearest_rank, run_checks, served
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the drivers in tests/support/
+from support.club_nights import new_night
 from support.loopback import Phone
 
 RESTORE_SECONDS = 3.0
@@ -134,10 +135,7 @@ def crafted_file(base):
     phone = Phone(base, timeout=60)
     crew_url = phone.start_crew("Crafted crew")
     names = [", ".join(["x"] * n) for n in range(1, 14)]
-    phone.get(crew_url + "club-nights/new")
-    answer = phone.post(crew_url + "club-nights", {
-        "name": "Crafted night", "names": "\n".join(names), "format": "hands", "stage_hands": "2",
-        "ranking": "total", "seating": "mixed"})
+    answer = new_night(phone, crew_url, names=names)  # the form the club night tests send
     assert answer.status == 303, (answer.status, answer.body[:300])
     data = json.loads(phone.get(crew_url + "history/export.json").body)
     change = data["club_nights"][0]["changes"][0]
